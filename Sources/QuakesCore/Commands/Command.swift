@@ -1,0 +1,12 @@
+/// A subcommand: it describes itself, parses its arguments into a value, then runs.
+///
+/// Parsing is kept apart from running, and building a message from ending the process, so every
+/// command can be tested in-process: only the executable's `main` calls `exit`.
+protocol Command: Sendable {
+    /// The command's name, options and help text.
+    static var help: CommandHelp { get }
+    /// Reads and checks the arguments.
+    init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Does the work; returns how the process should end when that is not simply success or an error.
+    func run(in environment: Environment) async throws -> ExitStatus
+}

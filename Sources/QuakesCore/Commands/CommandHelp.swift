@@ -1,0 +1,77 @@
+/// A command's description: what its help screen shows and what its argument parser accepts.
+///
+/// Parsing and help come from the same value, so they cannot disagree.
+public struct CommandHelp: Sendable {
+    /// An option, such as `--timeout <seconds>` or the flag `-q, --quiet`.
+    public struct Option: Sendable, Equatable {
+        /// The long name, without dashes.
+        public var name: String
+        /// The one-letter short name, without its dash.
+        public var short: Character?
+        /// The value's placeholder, such as `seconds`; nil for a flag.
+        public var value: String?
+        public var help: String
+        /// The default, as shown in help: `(default: 60)`.
+        public var defaultValue: String?
+
+        public init(_ name: String, short: Character? = nil, value: String? = nil, help: String,
+                    default defaultValue: String? = nil)
+        {
+            self.name = name
+            self.short = short
+            self.value = value
+            self.help = help
+            self.defaultValue = defaultValue
+        }
+
+        /// How the option appears in messages and help: `--timeout <seconds>`.
+        public var label: String {
+            "--\(name)" + (value.map { " <\($0)>" } ?? "")
+        }
+    }
+
+    /// A positional argument, such as `<source> ...`.
+    public struct Argument: Sendable, Equatable {
+        public var name: String
+        public var help: String
+        public var isRepeating: Bool
+        public var isOptional: Bool
+        public var defaultValue: String?
+
+        public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
+                    default defaultValue: String? = nil)
+        {
+            self.name = name
+            self.help = help
+            self.isRepeating = isRepeating
+            self.isOptional = isOptional
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The words that run the command: `quakes fetch`.
+    public var commandName: String
+    /// One line: what the command is for.
+    public var abstract: String
+    /// Paragraphs shown after the overview.
+    public var discussion: String?
+    public var arguments: [Argument]
+    /// The command's options; `--help` is added to every command.
+    public var options: [Option]
+    /// Subcommands as (name, abstract), for the root command.
+    public var subcommands: [(name: String, abstract: String)]
+
+    public init(commandName: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [],
+                options: [Option] = [], subcommands: [(name: String, abstract: String)] = [])
+    {
+        self.commandName = commandName
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options + [Self.help]
+        self.subcommands = subcommands
+    }
+
+    /// `-h, --help`, which every command has.
+    public static let help = Option("help", short: "h", help: "Show help information.")
+}

@@ -1,0 +1,103 @@
+/// A command's arguments, read against its `CommandHelp`: options by name, then positionals.
+///
+/// It accepts what Unix users type: `--name value`, `--name=value`, `-q`, grouped short flags
+/// (`-qh`), and `--` to end the options. A value option always takes the next word as its value,
+/// so negative numbers work (`--min-magnitude -1`). Unknown options, missing values and values
+/// given to flags are usage errors worded like swift-argument-parser's.
+public struct ParsedArguments: Sendable {
+    /// The command the arguments were read for.
+    public let command: CommandHelp
+    /// The words that are not options, in order.
+    public private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flagCounts: [String: Int] = [:]
+
+    public init(_ arguments: [String], for command: CommandHelp) throws(UsageError) {
+        self.command = command
+        var remaining = arguments[...]
+        while let word = remaining.popFirst() {
+            if word == "--" {
+                positionals += remaining
+                break
+            }
+            if word.hasPrefix("--") {
+                let body = word.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let inlineValue = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
+                guard let option = command.options.first(where: { $0.name == name }) else {
+                    throw UsageError("Unknown option '--\(name)'")
+                }
+                try take(option, inlineValue: inlineValue, from: &remaining, spelled: "--\(name)")
+            } else if word.hasPrefix("-"), word.count > 1 {
+                // Short options, possibly grouped: -qh. Only the last may take a value.
+                let letters = Array(word.dropFirst())
+                for (position, letter) in letters.enumerated() {
+                    guard let option = command.options.first(where: { $0.short == letter }) else {
+                        throw UsageError("Unknown option '-\(letter)'")
+                    }
+                    if option.value != nil, position != letters.count - 1 {
+                        let rest = String(letters[(position + 1)...])
+                        try take(option, inlineValue: rest, from: &remaining, spelled: "-\(letter)")
+                        break
+                    }
+                    try take(option, inlineValue: nil, from: &remaining, spelled: "-\(letter)")
+                }
+            } else {
+                positionals.append(word)
+            }
+        }
+    }
+
+    private mutating func take(_ option: CommandHelp.Option, inlineValue: String?, from remaining: inout ArraySlice<String>,
+                               spelled: String) throws(UsageError)
+    {
+        guard option.value != nil else {
+            if inlineValue != nil { throw UsageError("The option '\(spelled)' does not take a value") }
+            flagCounts[option.name, default: 0] += 1
+            return
+        }
+        guard let value = inlineValue ?? remaining.popFirst() else {
+            throw UsageError("Missing value for '\(option.label)'")
+        }
+        values[option.name, default: []].append(value)
+    }
+
+    /// True when `--help` or `-h` was given.
+    public var wantsHelp: Bool { flag("help") }
+
+    /// True when the flag was given.
+    public func flag(_ name: String) -> Bool {
+        flagCounts[name, default: 0] > 0
+    }
+
+    /// The option's value; the last one when it was given more than once.
+    public func value(_ name: String) -> String? {
+        values[name]?.last
+    }
+
+    /// Every value the option was given, in order.
+    public func values(_ name: String) -> [String] {
+        values[name] ?? []
+    }
+
+    /// The option's value converted by `convert`, or nil when it was not given.
+    ///
+    /// A value `convert` rejects is a usage error: "The value 'abc' is invalid for '--timeout <seconds>'",
+    /// followed by `expected`, which says what is accepted.
+    public func value<Value>(_ name: String, expected: String, _ convert: (String) -> Value?)
+        throws(UsageError) -> Value?
+    {
+        guard let text = value(name) else { return nil }
+        guard let converted = convert(text) else {
+            let label = command.options.first { $0.name == name }?.label ?? "--\(name)"
+            throw UsageError("The value '\(text)' is invalid for '\(label)': expected \(expected)")
+        }
+        return converted
+    }
+
+    /// Fails when more positionals were given than `limit`.
+    public func checkPositionalCount(atMost limit: Int) throws(UsageError) {
+        guard positionals.count > limit else { return }
+        throw UsageError("Unexpected argument '\(positionals[limit])'")
+    }
+}

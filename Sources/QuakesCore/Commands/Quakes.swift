@@ -1,0 +1,101 @@
+/// The `quakes` command: dispatches to a subcommand and turns every error into a message and an
+/// exit status.
+public enum Quakes {
+    /// The version printed by `--version` and sent in the `User-Agent` header.
+    public static let version = "0.1.0"
+
+    /// Every subcommand, in the order help lists them.
+    static let commands: [any Command.Type] = [FetchCommand.self]
+
+    static let help = CommandHelp(
+        commandName: "quakes",
+        abstract: "Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.",
+        options: [CommandHelp.Option("version", help: "Show the version.")],
+        subcommands: commands.map { ($0.help.commandName.split(separator: " ").last.map(String.init) ?? "",
+                                     $0.help.abstract) }
+            + [("help", "Show subcommand help information.")])
+
+    /// Runs the tool with `arguments` (without the program name) and returns how it should end.
+    ///
+    /// Every output is flushed before it returns.
+    public static func main(_ arguments: [String], in environment: Environment) async -> ExitStatus {
+        let status = await run(arguments, in: environment)
+        environment.standardOutput.flush()
+        environment.standardError.flush()
+        return status
+    }
+
+    private static func run(_ arguments: [String], in environment: Environment) async -> ExitStatus {
+        guard let first = arguments.first else {
+            environment.standardOutput.write(HelpFormatter.render(help))
+            return .success
+        }
+        switch first {
+        case "--version":
+            environment.standardOutput.writeLine("quakes \(version)")
+            return .success
+        case "-h", "--help":
+            environment.standardOutput.write(HelpFormatter.render(help))
+            return .success
+        case "help":
+            return showHelp(for: Array(arguments.dropFirst()), in: environment)
+        default:
+            guard let command = command(named: first) else {
+                let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+                return reportUsage(UsageError(message), of: help, in: environment)
+            }
+            return await execute(command, Array(arguments.dropFirst()), in: environment)
+        }
+    }
+
+    private static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.help.commandName == "quakes \(name)" }
+    }
+
+    private static func showHelp(for words: [String], in environment: Environment) -> ExitStatus {
+        guard let name = words.first else {
+            environment.standardOutput.write(HelpFormatter.render(help))
+            return .success
+        }
+        guard let command = command(named: name) else {
+            return reportUsage(UsageError("Unknown subcommand '\(name)'"), of: help, in: environment)
+        }
+        environment.standardOutput.write(HelpFormatter.render(command.help))
+        return .success
+    }
+
+    private static func execute(_ type: any Command.Type, _ arguments: [String], in environment: Environment) async
+        -> ExitStatus
+    {
+        do {
+            let parsed = try ParsedArguments(arguments, for: type.help)
+            if parsed.wantsHelp {
+                environment.standardOutput.write(HelpFormatter.render(type.help))
+                return .success
+            }
+            return try await type.init(parsed).run(in: environment)
+        } catch let error as UsageError {
+            return reportUsage(error, of: type.help, in: environment)
+        } catch {
+            return report(error, in: environment)
+        }
+    }
+
+    /// Writes `Error: …` for `error` and returns the status it ends the process with.
+    static func report(_ error: any Error, in environment: Environment) -> ExitStatus {
+        environment.standardError.writeLine("Error: \(error)")
+        return ExitStatus(for: error)
+    }
+
+    /// Writes a usage error as swift-argument-parser does: the message, the usage line, and where
+    /// to read more.
+    static func reportUsage(_ error: UsageError, of command: CommandHelp, in environment: Environment) -> ExitStatus {
+        environment.standardError.write("""
+            Error: \(error.message)
+            Usage: \(HelpFormatter.usage(command))
+              See '\(command.commandName) --help' for more information.
+
+            """)
+        return .usage
+    }
+}

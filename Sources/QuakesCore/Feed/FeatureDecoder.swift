@@ -1,0 +1,428 @@
+import Foundation
+
+/// Decodes one GeoJSON feature, checking it as it goes, into a `Quake` or the reason it is not one.
+///
+/// Two kinds of failure are kept apart. Text that is not JSON throws `JSONSyntaxError`: the whole
+/// document is then rejected. A well-formed feature that is not a usable event (no id, no time, a
+/// point off the globe) comes back as `.invalid`, so the caller can skip it and store the rest.
+///
+/// Every summary property has a typed field in `Quake`; a property of the wrong JSON type (a string
+/// magnitude, say) leaves that field nil and keeps its value in `extra`, with the properties this
+/// version does not know, so nothing the feed carried is lost. Duplicate keys make a feature invalid:
+/// JSON leaves their meaning open, and guessing would store something the feed may not have meant.
+struct FeatureDecoder {
+    /// What one feature decodes to.
+    enum Outcome: Equatable {
+        case quake(Quake)
+        /// The feature is well-formed JSON but not a usable event; `id` is its id when it had one.
+        case invalid(reason: String, id: String?)
+    }
+
+    /// Decodes the feature that fills `element` (surrounding whitespace allowed).
+    ///
+    /// `origin` is the document offset of the element's first byte, for error messages.
+    static func decode(_ element: UnsafeRawBufferPointer, origin: Int64) throws(JSONSyntaxError) -> Outcome {
+        var scanner = JSONScanner(element, origin: origin)
+        var decoder = FeatureDecoder()
+        let outcome = try decoder.decodeFeature(&scanner)
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw scanner.unexpected("expected ',' or ']' after a feature") }
+        return outcome
+    }
+
+    private var quake = Quake(id: "", time: 0, longitude: 0, latitude: 0)
+    private var problem: String?
+    private var extra: [UInt8] = []
+    private var extraKeys: [String] = []
+
+    // MARK: - Feature
+
+    private mutating func decodeFeature(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Outcome {
+        guard scanner.peek() == .openBrace else {
+            try scanner.skipValue()
+            return .invalid(reason: "the feature is not a JSON object", id: nil)
+        }
+        var id: String?
+        var hasTime = false
+        var hasPoint = false
+        var seen = MemberSet()
+        if try scanner.beginObject() {
+            repeat {
+                let key = try scanner.key()
+                if scanner.matches(key, "type") {
+                    noteDuplicate(&seen, 0, "type")
+                    try expectString(&scanner, "Feature", path: "type")
+                } else if scanner.matches(key, "id") {
+                    noteDuplicate(&seen, 1, "id")
+                    id = try decodeID(&scanner)
+                } else if scanner.matches(key, "properties") {
+                    noteDuplicate(&seen, 2, "properties")
+                    hasTime = try decodeProperties(&scanner)
+                } else if scanner.matches(key, "geometry") {
+                    noteDuplicate(&seen, 3, "geometry")
+                    hasPoint = try decodeGeometry(&scanner)
+                } else {
+                    try scanner.skipValue()  // GeoJSON foreign members: USGS sends none.
+                }
+            } while try scanner.nextMember(closer: .closeBrace)
+        }
+        if !seen.contains(1) { report("id is missing") }
+        if !seen.contains(2) { report("properties is missing") }
+        if !seen.contains(3) { report("geometry is missing") }
+        guard problem == nil, let id, hasTime, hasPoint else {
+            return .invalid(reason: problem ?? "the feature is incomplete", id: id)
+        }
+        quake.id = id
+        if !extra.isEmpty {
+            extra.append(.closeBrace)
+            quake.extra = String(decoding: extra, as: UTF8.self)
+        }
+        return .quake(quake)
+    }
+
+    private mutating func decodeID(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> String? {
+        guard scanner.peek() == .quote else {
+            try reportNonObject("id", &scanner, expected: "a string")
+            return nil
+        }
+        let id = scanner.string(try scanner.scanString())
+        if id.isEmpty { report("id is empty") }
+        return id
+    }
+
+    // MARK: - Geometry
+
+    /// Decodes `geometry`; returns true when it held a usable point.
+    private mutating func decodeGeometry(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Bool {
+        guard scanner.peek() == .openBrace else {
+            try reportNonObject("geometry", &scanner, expected: "an object")
+            return false
+        }
+        var seen = MemberSet()
+        var hasPoint = false
+        if try scanner.beginObject() {
+            repeat {
+                let key = try scanner.key()
+                if scanner.matches(key, "type") {
+                    noteDuplicate(&seen, 0, "geometry.type")
+                    try expectString(&scanner, "Point", path: "geometry.type")
+                } else if scanner.matches(key, "coordinates") {
+                    noteDuplicate(&seen, 1, "geometry.coordinates")
+                    hasPoint = try decodeCoordinates(&scanner)
+                } else {
+                    try scanner.skipValue()
+                }
+            } while try scanner.nextMember(closer: .closeBrace)
+        }
+        if !seen.contains(0) { report("geometry.type is missing") }
+        if !seen.contains(1) { report("geometry.coordinates is missing") }
+        return hasPoint
+    }
+
+    /// Decodes `[longitude, latitude, depth]`; returns true when longitude and latitude are usable.
+    private mutating func decodeCoordinates(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Bool {
+        guard scanner.peek() == .openBracket else {
+            report("geometry.coordinates is not an array")
+            try scanner.skipValue()
+            return false
+        }
+        var index = 0
+        var valid = true
+        if try scanner.beginArray() {
+            repeat {
+                let path = "geometry.coordinates[\(index)]"
+                switch index {
+                case 0, 1:
+                    let range: ClosedRange<Double> = index == 0 ? -180...180 : -90...90
+                    if let value = try number(&scanner, path: path) {
+                        if range.contains(value) {
+                            if index == 0 { quake.longitude = value } else { quake.latitude = value }
+                        } else {
+                            report("\(path) \(index == 0 ? "longitude" : "latitude") \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
+                            valid = false
+                        }
+                    } else {
+                        valid = false
+                    }
+                case 2:
+                    if try !scanner.consumeNull() {
+                        quake.depth = try number(&scanner, path: path)
+                        valid = valid && quake.depth != nil
+                    }
+                default:
+                    try scanner.skipValue()  // GeoJSON allows more positions; USGS sends three.
+                }
+                index += 1
+            } while try scanner.nextMember(closer: .closeBracket)
+        }
+        if index < 2 {
+            report("geometry.coordinates has \(index) of the 2 numbers a point needs")
+            valid = false
+        }
+        return valid
+    }
+
+    /// Reads a finite number, or reports `path` as invalid and skips the value.
+    private mutating func number(_ scanner: inout JSONScanner, path: String) throws(JSONSyntaxError) -> Double? {
+        guard let byte = scanner.peek(), byte == .minus || byte.isDigit else {
+            report("\(path) is not a number")
+            try scanner.skipValue()
+            return nil
+        }
+        let value = scanner.double(try scanner.scanNumber())
+        guard value.isFinite else {
+            report("\(path) is too large")
+            return nil
+        }
+        return value
+    }
+
+    // MARK: - Properties
+
+    /// Decodes `properties`; returns true when it held a usable `time`.
+    private mutating func decodeProperties(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Bool {
+        guard scanner.peek() == .openBrace else {
+            try reportNonObject("properties", &scanner, expected: "an object")
+            return false
+        }
+        var seen = MemberSet()
+        var hasTime = false
+        var predicted = 0
+        if try scanner.beginObject() {
+            repeat {
+                let key = try scanner.key()
+                guard let property = Property.matching(key, in: scanner, predicted: predicted) else {
+                    try keepUnknown(key, &scanner)
+                    continue
+                }
+                predicted = property.rawValue + 1
+                noteDuplicate(&seen, property.rawValue, "properties.\(property.name)")
+                hasTime = try decode(property, &scanner) || hasTime
+            } while try scanner.nextMember(closer: .closeBrace)
+        }
+        if !hasTime, problem == nil {
+            report(seen.contains(Property.time.rawValue) ? "properties.time is null" : "properties.time is missing")
+        }
+        return hasTime
+    }
+
+    /// Decodes one known property into its field; returns true for a usable `time`.
+    private mutating func decode(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
+        -> Bool
+    {
+        switch property {
+        case .time:
+            guard let byte = scanner.peek(), byte == .minus || byte.isDigit else {
+                if try !scanner.consumeNull() {
+                    report("properties.time is not a number")
+                    try scanner.skipValue()
+                }
+                return false
+            }
+            guard let time = scanner.integer(try scanner.scanNumber()), abs(time) <= maximumMilliseconds else {
+                report("properties.time is not a whole number of milliseconds in range")
+                return false
+            }
+            quake.time = time
+            return true
+        case .updated: quake.updated = try integer(property, &scanner)
+        case .mag: quake.magnitude = try double(property, &scanner)
+        case .cdi: quake.reportedIntensity = try double(property, &scanner)
+        case .mmi: quake.estimatedIntensity = try double(property, &scanner)
+        case .dmin: quake.minimumDistance = try double(property, &scanner)
+        case .rms: quake.rms = try double(property, &scanner)
+        case .gap: quake.azimuthalGap = try double(property, &scanner)
+        case .tz: quake.timeZoneOffset = try integer(property, &scanner).map { Int($0) }
+        case .felt: quake.feltReports = try integer(property, &scanner).map { Int($0) }
+        case .tsunami: quake.tsunami = try integer(property, &scanner).map { Int($0) }
+        case .sig: quake.significance = try integer(property, &scanner).map { Int($0) }
+        case .nst: quake.stationCount = try integer(property, &scanner).map { Int($0) }
+        case .place: quake.place = try string(property, &scanner)
+        case .url: quake.url = try string(property, &scanner)
+        case .detail: quake.detail = try string(property, &scanner)
+        case .alert: quake.alert = try string(property, &scanner)
+        case .status: quake.status = try string(property, &scanner)
+        case .net: quake.network = try string(property, &scanner)
+        case .code: quake.code = try string(property, &scanner)
+        case .ids: quake.ids = try string(property, &scanner)
+        case .sources: quake.sources = try string(property, &scanner)
+        case .types: quake.productTypes = try string(property, &scanner)
+        case .magType: quake.magnitudeType = try string(property, &scanner)
+        case .type: quake.eventType = try string(property, &scanner)
+        case .title: quake.title = try string(property, &scanner)
+        }
+        return false
+    }
+
+    /// A string property, or nil for null; any other value goes to `extra`.
+    private mutating func string(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
+        -> String?
+    {
+        if scanner.peek() == .quote { return scanner.string(try scanner.scanString()) }
+        if try scanner.consumeNull() { return nil }
+        try keepMistyped(property, &scanner)
+        return nil
+    }
+
+    /// A finite number property, or nil for null; any other value goes to `extra`.
+    private mutating func double(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
+        -> Double?
+    {
+        if let byte = scanner.peek(), byte == .minus || byte.isDigit {
+            let start = scanner.position
+            let value = scanner.double(try scanner.scanNumber())
+            if value.isFinite { return value }
+            scanner.position = start
+        } else if try scanner.consumeNull() {
+            return nil
+        }
+        try keepMistyped(property, &scanner)
+        return nil
+    }
+
+    /// A whole-number property, or nil for null; any other value (12.5 included) goes to `extra`.
+    private mutating func integer(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
+        -> Int64?
+    {
+        if let byte = scanner.peek(), byte == .minus || byte.isDigit {
+            let start = scanner.position
+            if let value = scanner.integer(try scanner.scanNumber()) { return value }
+            scanner.position = start
+        } else if try scanner.consumeNull() {
+            return nil
+        }
+        try keepMistyped(property, &scanner)
+        return nil
+    }
+
+    // MARK: - Extra properties
+
+    private mutating func keepMistyped(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError) {
+        try appendExtra(key: property.name.description, rawKey: nil, &scanner)
+    }
+
+    private mutating func keepUnknown(_ key: JSONScanner.RawString, _ scanner: inout JSONScanner)
+        throws(JSONSyntaxError)
+    {
+        let name = scanner.string(key)
+        if extraKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
+        try appendExtra(key: name, rawKey: key, &scanner)
+    }
+
+    /// Appends `"key":value` to the `extra` object, copying the value without insignificant whitespace.
+    private mutating func appendExtra(key: String, rawKey: JSONScanner.RawString?, _ scanner: inout JSONScanner)
+        throws(JSONSyntaxError)
+    {
+        extraKeys.append(key)
+        extra.append(extra.isEmpty ? .openBrace : .comma)
+        if let rawKey {  // Copied as written, escapes and all, so it stays valid JSON.
+            extra.append(scanner.bytes + rawKey.start - 1, count: rawKey.count + 2)
+        } else {
+            extra.append(.quote)
+            extra.append(contentsOf: key.utf8)
+            extra.append(.quote)
+        }
+        extra.append(.colon)
+        try scanner.copyValue(into: &extra)
+    }
+
+    // MARK: - Helpers
+
+    /// Records the first problem; the rest of the feature is still read, to find syntax errors.
+    private mutating func report(_ reason: String) {
+        if problem == nil { problem = reason }
+    }
+
+    private mutating func noteDuplicate(_ seen: inout MemberSet, _ member: Int, _ path: String) {
+        if seen.contains(member) { report("duplicate key '\(path)'") }
+        seen.insert(member)
+    }
+
+    /// Checks that the next value is the string `expected`, reporting `path` otherwise.
+    private mutating func expectString(_ scanner: inout JSONScanner, _ expected: StaticString, path: String)
+        throws(JSONSyntaxError)
+    {
+        guard scanner.peek() == .quote else {
+            report("\(path) is not a string")
+            return try scanner.skipValue()
+        }
+        let value = try scanner.scanString()
+        if !scanner.matches(value, expected) {
+            report("\(path) is '\(scanner.string(value))', not '\(expected)'")
+        }
+    }
+
+    /// Reports that `path` is null or not of the `expected` kind, and skips its value.
+    private mutating func reportNonObject(_ path: String, _ scanner: inout JSONScanner, expected: String)
+        throws(JSONSyntaxError)
+    {
+        if try scanner.consumeNull() {
+            report("\(path) is null")
+        } else {
+            report("\(path) is not \(expected)")
+            try scanner.skipValue()
+        }
+    }
+}
+
+/// About 285,000 years either side of 1970: far beyond any real event, and safe for date arithmetic.
+private let maximumMilliseconds: Int64 = 9_000_000_000_000_000
+
+/// A set of small integers, for noticing duplicate keys without allocating.
+private struct MemberSet {
+    private var bits: UInt64 = 0
+    func contains(_ member: Int) -> Bool { bits & (1 << member) != 0 }
+    mutating func insert(_ member: Int) { bits |= 1 << member }
+}
+
+/// The summary properties of a USGS feature, in the order USGS writes them.
+enum Property: Int, CaseIterable {
+    case mag, place, time, updated, tz, url, detail, felt, cdi, mmi, alert, status, tsunami, sig, net, code, ids,
+        sources, types, nst, dmin, rms, gap, magType, type, title
+
+    /// The property's name in the feed.
+    var name: StaticString {
+        switch self {
+        case .mag: "mag"
+        case .place: "place"
+        case .time: "time"
+        case .updated: "updated"
+        case .tz: "tz"
+        case .url: "url"
+        case .detail: "detail"
+        case .felt: "felt"
+        case .cdi: "cdi"
+        case .mmi: "mmi"
+        case .alert: "alert"
+        case .status: "status"
+        case .tsunami: "tsunami"
+        case .sig: "sig"
+        case .net: "net"
+        case .code: "code"
+        case .ids: "ids"
+        case .sources: "sources"
+        case .types: "types"
+        case .nst: "nst"
+        case .dmin: "dmin"
+        case .rms: "rms"
+        case .gap: "gap"
+        case .magType: "magType"
+        case .type: "type"
+        case .title: "title"
+        }
+    }
+
+    /// The property a key names. USGS writes properties in a fixed order, so the one after the
+    /// previous key is tried first: one comparison per key on real feeds.
+    static func matching(_ key: JSONScanner.RawString, in scanner: JSONScanner, predicted: Int) -> Property? {
+        if predicted < allCases.count, scanner.matches(key, allCases[predicted].name) {
+            return allCases[predicted]
+        }
+        guard key.count < byLength.count else { return nil }
+        return byLength[key.count].first { scanner.matches(key, $0.name) }
+    }
+
+    private static let byLength: [[Property]] = (0...7).map { length in
+        allCases.filter { $0.name.utf8CodeUnitCount == length }
+    }
+}

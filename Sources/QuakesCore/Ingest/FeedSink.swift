@@ -1,0 +1,32 @@
+import Synchronization
+
+/// What flows from a download to the ingest: chunks of features, then the document's outline.
+enum FeedPart: Sendable {
+    case chunk(FeatureChunk)
+    case outline(FeedOutline)
+}
+
+/// The download's end of an ingest: splits the body into chunks as it arrives and sends them on,
+/// blocking the download whenever the decoders and the store fall behind.
+final class FeedSink: ByteSink {
+    private let splitter: Mutex<FeedSplitter>
+    private let channel: BlockingChannel<FeedPart>
+
+    init(chunkSize: Int, channel: BlockingChannel<FeedPart>) {
+        splitter = Mutex(FeedSplitter(chunkSize: chunkSize))
+        self.channel = channel
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) throws {
+        // Only the download thread calls in; the lock is never contended.
+        try splitter.withLock { splitter in
+            try splitter.consume(bytes) { chunk in try channel.send(.chunk(chunk)) }
+        }
+    }
+
+    func finish() throws {
+        let outline = try splitter.withLock { splitter in try splitter.finish() }
+        try channel.send(.outline(outline))
+        channel.finish()
+    }
+}

@@ -1,0 +1,92 @@
+/// A JSON value for the tool's machine-readable output, with object keys kept in the order given,
+/// so that output is stable and reads in a sensible order.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.serialized() == rhs.serialized()
+    }
+
+    /// The value as compact JSON text.
+    public func serialized() -> String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    /// Appends the value as compact JSON text.
+    public func write(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case let .bool(value): text += value ? "true" : "false"
+        case let .integer(value): text += String(value)
+        case let .number(value): text += Self.number(value)
+        case let .string(value): Self.quote(value, into: &text)
+        case let .array(values):
+            text += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                value.write(to: &text)
+            }
+            text += "]"
+        case let .object(members):
+            text += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { text += "," }
+                Self.quote(key, into: &text)
+                text += ":"
+                value.write(to: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// The shortest text that reads back as the same Double; integers without ".0"; null when not finite.
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// Appends `string` in quotes, escaped as RFC 8259 requires (quotes, backslashes, control characters).
+    public static func quote(_ string: String, into text: inout String) {
+        text += "\""
+        var pending = string.unicodeScalars.startIndex
+        let scalars = string.unicodeScalars
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            let escape: String? = switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case "\u{08}": "\\b"
+            case "\u{0C}": "\\f"
+            default: scalar.value < 0x20 ? "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4) : nil
+            }
+            if let escape {
+                text.unicodeScalars.append(contentsOf: scalars[pending..<index])
+                text += escape
+                pending = scalars.index(after: index)
+            }
+        }
+        text.unicodeScalars.append(contentsOf: scalars[pending...])
+        text += "\""
+    }
+}
+
+extension JSONValue {
+    /// A string, or null for nil.
+    static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    /// An integer, or null for nil.
+    static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    /// A number, or null for nil.
+    static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+}

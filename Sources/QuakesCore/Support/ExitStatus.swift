@@ -1,0 +1,56 @@
+import SQLite
+
+/// How the process ends, as the sysexits codes that cron users script on.
+///
+/// The one place that decides which error ends with which code.
+public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The code passed to `exit`.
+    public let code: Int32
+    /// The sysexits name, for messages and tests.
+    public let name: String
+
+    public static let success = ExitStatus(code: 0, name: "EX_OK")
+    /// The command was used wrongly: an unknown option, a malformed value.
+    public static let usage = ExitStatus(code: 64, name: "EX_USAGE")
+    /// The input is not a valid feed.
+    public static let dataError = ExitStatus(code: 65, name: "EX_DATAERR")
+    /// A local input file is missing or unreadable.
+    public static let noInput = ExitStatus(code: 66, name: "EX_NOINPUT")
+    /// The network or the server failed.
+    public static let unavailable = ExitStatus(code: 69, name: "EX_UNAVAILABLE")
+    /// A bug in quakes.
+    public static let software = ExitStatus(code: 70, name: "EX_SOFTWARE")
+    /// The database or another file could not be read or written.
+    public static let ioError = ExitStatus(code: 74, name: "EX_IOERR")
+    /// Another process holds the database; trying later may work.
+    public static let temporaryFailure = ExitStatus(code: 75, name: "EX_TEMPFAIL")
+
+    public var description: String { "\(code) (\(name))" }
+
+    /// The status a run that failed with `error` ends with.
+    public init(for error: any Error) {
+        switch error {
+        case is UsageError:
+            self = .usage
+        case is FeedError:
+            self = .dataError
+        case let error as DownloadError:
+            switch error {
+            case .unreadableFile: self = .noInput
+            case .tooLarge: self = .dataError
+            case .httpStatus, .timedOut, .transfer: self = .unavailable
+            }
+        case let error as StoreError:
+            self = error.isBusy ? .temporaryFailure : .ioError
+        case is SQLiteError, is MigrationError, is OutputError:
+            self = .ioError
+        default:
+            self = .software
+        }
+    }
+
+    private init(code: Int32, name: String) {
+        self.code = code
+        self.name = name
+    }
+}

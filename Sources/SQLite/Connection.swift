@@ -1,0 +1,160 @@
+import CSQLite
+
+/// One SQLite database connection, which owns its handle and closes it when released.
+///
+/// A connection is not `Sendable`: it belongs to one owner (in `quakes`, the store actor or a
+/// reader), which uses it from one thread at a time. It is opened in SQLite's multi-thread mode
+/// (`SQLITE_OPEN_NOMUTEX`), which is safe under that rule and saves a mutex per call.
+public final class Connection {
+    /// How `init(path:mode:)` opens the file.
+    public enum OpenMode: Sendable {
+        /// The file must exist; nothing may be written.
+        case readOnly
+        /// The file must exist.
+        case readWrite
+        /// The file is created when missing.
+        case readWriteCreate
+    }
+
+    /// Transaction kinds of `BEGIN`; see https://sqlite.org/lang_transaction.html.
+    public enum TransactionKind: String, Sendable {
+        /// Takes locks when the first statement needs them.
+        case deferred = "DEFERRED"
+        /// Takes the write lock at once, so a busy database fails at `BEGIN`, not halfway through.
+        case immediate = "IMMEDIATE"
+        /// Like `immediate`; in WAL mode the two are the same.
+        case exclusive = "EXCLUSIVE"
+    }
+
+    let handle: OpaquePointer
+    /// The file name the connection was opened with.
+    public let path: String
+    private var cachedStatements: [String: Statement] = [:]
+
+    /// Opens the database at `path` (wraps `sqlite3_open_v2`).
+    public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var opened: OpaquePointer?
+        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        guard result == SQLITE_OK, let opened else {
+            let error = SQLiteError(resultCode: result, handle: opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
+        self.path = path
+    }
+
+    deinit {
+        cachedStatements.removeAll()
+        // close_v2 defers the close until every statement made from this connection is finalised.
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Statements
+
+    /// Runs one or more statements that take no parameters and return no rows (wraps `sqlite3_exec`).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard result == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
+            sqlite3_free(message)
+            throw SQLiteError(code: result & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: text,
+                              sql: sql)
+        }
+    }
+
+    /// Compiles `sql` into a new statement (wraps `sqlite3_prepare_v3`).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: handle, sql: sql, persistent: false)
+    }
+
+    /// Returns the statement for `sql`, compiled once and then reused, reset and with no bindings.
+    ///
+    /// For statements run many times, such as the ingest upsert: compiling costs more than running.
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = cachedStatements[sql] {
+            statement.reset()
+            statement.clearBindings()
+            return statement
+        }
+        let statement = try Statement(connection: handle, sql: sql, persistent: true)
+        cachedStatements[sql] = statement
+        return statement
+    }
+
+    // MARK: - Transactions
+
+    /// Starts a transaction (`BEGIN`).
+    public func begin(_ kind: TransactionKind = .deferred) throws(SQLiteError) {
+        try execute("BEGIN \(kind.rawValue)")
+    }
+
+    /// Makes the open transaction permanent (`COMMIT`).
+    public func commit() throws(SQLiteError) {
+        try execute("COMMIT")
+    }
+
+    /// Undoes the open transaction (`ROLLBACK`); does nothing when none is open.
+    ///
+    /// SQLite may already have rolled back on its own after some errors (a full disk, for one),
+    /// which is why this checks first instead of failing with "no transaction is active".
+    public func rollback() throws(SQLiteError) {
+        guard isInTransaction else { return }
+        try execute("ROLLBACK")
+    }
+
+    /// Runs `body` in a transaction that commits when it returns and rolls back when it throws.
+    public func transaction<Result>(_ kind: TransactionKind = .deferred,
+                                    _ body: () throws -> Result) throws -> Result {
+        try begin(kind)
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            try? rollback()  // The error that made us roll back is the one worth reporting.
+            throw error
+        }
+    }
+
+    /// True between `BEGIN` and `COMMIT` or `ROLLBACK` (wraps `sqlite3_get_autocommit`).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - State
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE (wraps `sqlite3_changes64`).
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`
+    /// (wraps `sqlite3_busy_timeout`).
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// The schema version an application keeps in the file header (`PRAGMA user_version`).
+    public func userVersion() throws(SQLiteError) -> Int32 {
+        let statement = try prepare("PRAGMA user_version")
+        _ = try statement.step()
+        return Int32(statement.int64(at: 0) ?? 0)
+    }
+
+    /// Sets `PRAGMA user_version`; pragmas take no parameters, so the integer is formatted in.
+    public func setUserVersion(_ version: Int32) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Runs a pragma that returns a single value, such as `journal_mode`, and returns it as text.
+    @discardableResult
+    public func pragma(_ text: String) throws(SQLiteError) -> String? {
+        let statement = try prepare("PRAGMA \(text)")
+        guard try statement.step() else { return nil }
+        return statement.string(at: 0)
+    }
+}
