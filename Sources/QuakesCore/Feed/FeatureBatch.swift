@@ -30,7 +30,8 @@ extension FeatureChunk {
             for (position, range) in elements.enumerated() {
                 let element = UnsafeRawBufferPointer(rebasing: buffer[range])
                 switch try FeatureDecoder.decode(element, origin: origin + Int64(range.lowerBound)) {
-                case let .quake(quake):
+                case var .quake(quake):
+                    quake.feedGenerated = feedGenerated
                     batch.quakes.append(quake)
                 case let .invalid(reason, id):
                     batch.problems.append(FeatureProblem(index: firstIndex + position, id: id, reason: reason))

@@ -11,4 +11,6 @@ struct FeatureChunk: Sendable {
     var firstIndex: Int
     /// The document offset of `bytes[0]`.
     var origin: Int64
+    /// The document's `metadata.generated`, when it came before the features.
+    var feedGenerated: Int64?
 }

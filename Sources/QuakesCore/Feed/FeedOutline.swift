@@ -36,6 +36,7 @@ struct FeedOutline: Sendable {
         var featuresArrays = 0
         var featureRanges: [Range<Int>] = []
         var featuresNotArray = false
+        var generated: Int64?
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
@@ -66,6 +67,8 @@ struct FeedOutline: Sendable {
                             featureRanges.append(start..<scanner.position)
                         } while try scanner.nextMember(closer: .closeBracket)
                     }
+                case "metadata":
+                    generated = try readGenerated(&scanner)
                 default:
                     try scanner.skipValue()
                 }
@@ -81,17 +84,59 @@ struct FeedOutline: Sendable {
             }
             guard !featuresNotArray else { throw scanner.error("the document's 'features' is not an array", at: 0) }
             guard !featureRanges.isEmpty else { return nil }
-            return FeatureChunk(bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0)
+            return FeatureChunk(bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0,
+                                feedGenerated: generated)
         case "Feature":
             guard featuresArrays == 0 else {
                 throw scanner.error("a Feature document must not have a 'features' member", at: Int(typeOffset))
             }
-            return FeatureChunk(bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0)
+            return FeatureChunk(bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0,
+                                feedGenerated: generated)
         case nil:
             throw scanner.error("the document has no 'type': it is not GeoJSON", at: 0)
         case let other?:
             throw scanner.error("the document is a GeoJSON '\(other)', not a FeatureCollection or Feature",
                                 at: Int(typeOffset))
+        }
+    }
+
+    /// Reads `generated` from the `metadata` object at the scanner, skipping everything else.
+    private static func readGenerated(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Int64? {
+        guard scanner.peek() == .openBrace else {
+            try scanner.skipValue()
+            return nil
+        }
+        var generated: Int64?
+        if try scanner.beginObject() {
+            repeat {
+                let key = try scanner.key()
+                if scanner.matches(key, "generated"), let byte = scanner.peek(), byte == .minus || byte.isDigit {
+                    generated = scanner.integer(try scanner.scanNumber())
+                } else {
+                    try scanner.skipValue()
+                }
+            } while try scanner.nextMember(closer: .closeBrace)
+        }
+        return generated
+    }
+
+    /// The `metadata.generated` of a document whose outline so far ends with `"features":[`, or nil
+    /// when the metadata does not come first (or the prefix is not valid: the full check comes later).
+    static func generated(inPrefix prefix: [UInt8]) -> Int64? {
+        prefix.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            do {
+                guard try scanner.beginObject() else { return nil }
+                while true {
+                    let key = try scanner.key()
+                    if scanner.matches(key, "features") { return nil }
+                    if scanner.matches(key, "metadata") { return try readGenerated(&scanner) }
+                    try scanner.skipValue()
+                    guard try scanner.nextMember(closer: .closeBrace) else { return nil }
+                }
+            } catch {
+                return nil
+            }
         }
     }
 }

@@ -29,6 +29,7 @@ struct FeedSplitter {
     private var lastStringWasFeaturesKey = false
     private var valueIsFeatures = false
     private var featuresStart: Int64 = 0
+    private var feedGenerated: Int64?
     private var outlineGap: FeedOutline.Gap?
 
     // The features array being cut into chunks.
@@ -70,6 +71,7 @@ struct FeedSplitter {
                 // `"features": [` — from here on, bytes go to chunks instead of the outline.
                 outline.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: index + 1 - copied))
                 copied = index + 1
+                feedGenerated = FeedOutline.generated(inPrefix: outline)
                 valueIsFeatures = false
                 featuresStart = offset + Int64(index + 1)
                 outlineGap = FeedOutline.Gap(at: outline.count, length: 0)
@@ -197,7 +199,7 @@ struct FeedSplitter {
         copied = index
         if !elements.isEmpty {
             let chunk = FeatureChunk(bytes: current, elements: elements, firstIndex: featureCount - elements.count,
-                                     origin: currentOrigin)
+                                     origin: currentOrigin, feedGenerated: feedGenerated)
             elements.removeAll(keepingCapacity: true)
             current = []
             current.reserveCapacity(chunkSize + chunkSize / 4)

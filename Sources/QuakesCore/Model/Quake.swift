@@ -68,6 +68,12 @@ public struct Quake: Sendable, Hashable {
     public var timeZoneOffset: Int?
     /// Properties this version does not know, as a JSON object text; nil when there are none.
     public var extra: String?
+    /// When USGS generated the feed this version of the event came from, in milliseconds since
+    /// 1970 UTC (the feed's `metadata.generated`); nil for documents without it.
+    ///
+    /// USGS sometimes rewrites an event (its place name, say) without changing `updated`; of two
+    /// versions with the same `updated`, the one from the later feed is the newer.
+    public var feedGenerated: Int64?
 
     public init(id: String, time: Int64, longitude: Double, latitude: Double) {
         self.id = id

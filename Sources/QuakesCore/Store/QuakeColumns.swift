@@ -9,7 +9,7 @@ enum QuakeColumns {
     static let names = [
         "id", "time", "updated", "mag", "magType", "place", "longitude", "latitude", "depth", "type", "status",
         "alert", "tsunami", "sig", "felt", "cdi", "mmi", "net", "code", "ids", "sources", "types", "nst", "dmin",
-        "rms", "gap", "url", "detail", "title", "tz", "extra",
+        "rms", "gap", "url", "detail", "title", "tz", "extra", "generated",
     ]
 
     /// `id, time, …, extra`, for SELECT and INSERT lists.
@@ -53,10 +53,11 @@ enum QuakeColumns {
         quake.title = row.string(at: next())
         quake.timeZoneOffset = row.int(at: next())
         quake.extra = row.string(at: next())
+        quake.feedGenerated = row.int64(at: next())
         return quake
     }
 
-    /// Binds every column of `quake` to parameters 1 through 31 in table order.
+    /// Binds every column of `quake` to parameters 1 through 32 in table order.
     ///
     /// Text goes through `arena`, one buffer per row that SQLite reads in place (`SQLITE_STATIC`),
     /// which saves the allocation and copy SQLite would otherwise make for each string. The bindings
@@ -101,6 +102,7 @@ enum QuakeColumns {
         try bind(quake.title, at: 29)
         try statement.bind(quake.timeZoneOffset, at: 30)
         try bind(quake.extra, at: 31)
+        try statement.bind(quake.feedGenerated, at: 32)
     }
 
     private static func byteCount(_ texts: String?...) -> Int {

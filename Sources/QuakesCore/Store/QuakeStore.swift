@@ -118,10 +118,11 @@ public actor QuakeStore {
     /// Upserts one feature, following USGS's identity rules.
     ///
     /// A feature is the same event as every stored event it shares an id with: its own id, an id
-    /// in its `ids`, or an id in their `ids` (through `quake_alias`). The newest `updated` wins and
-    /// one row remains, under the winner's id. A feature no newer than what is stored changes
-    /// nothing; one with status `deleted` removes its event.
+    /// in its `ids`, or an id in their `ids` (through `quake_alias`). The newest version wins (see
+    /// `Version`) and one row remains, under the winner's id. A feature no newer than what is stored
+    /// changes nothing; one with status `deleted` removes its event.
     private func apply(_ quake: Quake, with statements: IngestStatements, counts: inout IngestCounts) throws {
+        let incoming = Version(updated: quake.updated, feedGenerated: quake.feedGenerated)
         let otherIDs = quake.allIDs.map(String.init).filter { $0 != quake.id }
         var matches: [StoredEvent] = []
         func addMatch(_ id: String) throws {
@@ -135,7 +136,7 @@ public actor QuakeStore {
         }
 
         if quake.isDeleted {
-            guard !matches.isEmpty, matches.allSatisfy({ isNewer(quake.updated, than: $0.updated) }) else {
+            guard !matches.isEmpty, matches.allSatisfy({ incoming > $0.version }) else {
                 counts.unchanged += 1
                 return
             }
@@ -149,10 +150,18 @@ public actor QuakeStore {
             counts.inserted += 1
             return
         }
-        if matches.allSatisfy({ isNewer(quake.updated, than: $0.updated) }) {
+        if matches.allSatisfy({ incoming > $0.version }) {
             let previous = matches.first { $0.id == quake.id }
-            for event in matches where event.id != quake.id { try statements.delete(event.id) }
-            try statements.upsert(quake, arena: arena)
+            if matches.count == 1, let previous, previous.version.updated == incoming.updated {
+                // Newer only by its feed: a change only if USGS rewrote something, such as the place.
+                guard try statements.updateIfDifferent(quake, arena: arena) else {
+                    counts.unchanged += 1
+                    return
+                }
+            } else {
+                for event in matches where event.id != quake.id { try statements.delete(event.id) }
+                try statements.upsert(quake, arena: arena)
+            }
             if previous?.ids != quake.ids {
                 try statements.removeAliases(of: quake.id)
                 try statements.addAliases(otherIDs, for: quake.id)
@@ -161,7 +170,7 @@ public actor QuakeStore {
         } else {
             // A stored version is at least as new: it stays, and absorbs any other stored versions
             // of the event this feature has just shown to be the same.
-            let newest = matches.max { isNewer($1.updated, than: $0.updated) }!
+            let newest = matches.max { $0.version < $1.version }!
             let others = matches.filter { $0.id != newest.id }
             for event in others { try statements.delete(event.id) }
             if others.isEmpty { counts.unchanged += 1 } else { counts.updated += 1 }
@@ -172,34 +181,52 @@ public actor QuakeStore {
 /// A stored event that is the same event as an incoming feature.
 private struct StoredEvent {
     var id: String
-    var updated: Int64?
+    var version: Version
     var ids: String?
 }
 
-/// True when `time` is newer than `stored`; a missing time is older than any.
-private func isNewer(_ time: Int64?, than stored: Int64?) -> Bool {
-    guard let time else { return false }
-    guard let stored else { return true }
-    return time > stored
+/// How recent a version of an event is: by `updated`, then, for equal `updated`, by when its feed
+/// was generated, since USGS rewrites place names without touching `updated`. Missing times are
+/// older than any; equal versions are the same version.
+private struct Version: Comparable {
+    var updated: Int64?
+    var feedGenerated: Int64?
+
+    static func < (lhs: Version, rhs: Version) -> Bool {
+        func order(_ time: Int64?) -> Int64 { time ?? .min }
+        return (order(lhs.updated), order(lhs.feedGenerated)) < (order(rhs.updated), order(rhs.feedGenerated))
+    }
 }
 
 /// The prepared statements of an ingest, compiled once per connection through its statement cache.
 private struct IngestStatements {
     let upsert: Statement
+    let updateIfDifferent: Statement
     private let selectEvent: Statement
     private let selectAlias: Statement
     private let deleteEvent: Statement
     private let deleteAliases: Statement
     private let insertAlias: Statement
 
+    private let connection: Connection
+
     init(_ connection: Connection) throws {
+        self.connection = connection
         let assignments = QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let parameters = (1...QuakeColumns.names.count).map { "?\($0)" }.joined(separator: ", ")
         upsert = try connection.statement("""
             INSERT INTO quake (\(QuakeColumns.list)) VALUES (\(parameters))
             ON CONFLICT (id) DO UPDATE SET \(assignments)
             """)
-        selectEvent = try connection.statement("SELECT updated, ids FROM quake WHERE id = ?1")
+        // Every column but `generated` compared, NULL-safely: a row whose event data did not change
+        // is left as it is.
+        let columns = QuakeColumns.names.enumerated().dropFirst()
+        let differences = columns.filter { $0.element != "generated" }.map { "\($0.element) IS NOT ?\($0.offset + 1)" }
+        updateIfDifferent = try connection.statement("""
+            UPDATE quake SET \(columns.map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", "))
+            WHERE id = ?1 AND (\(differences.joined(separator: " OR ")))
+            """)
+        selectEvent = try connection.statement("SELECT updated, generated, ids FROM quake WHERE id = ?1")
         selectAlias = try connection.statement("SELECT id FROM quake_alias WHERE alias = ?1")
         deleteEvent = try connection.statement("DELETE FROM quake WHERE id = ?1")
         deleteAliases = try connection.statement("DELETE FROM quake_alias WHERE id = ?1")
@@ -210,7 +237,8 @@ private struct IngestStatements {
         defer { selectEvent.reset() }
         try selectEvent.bind(id, at: 1)
         guard try selectEvent.step() else { return nil }
-        return StoredEvent(id: id, updated: selectEvent.int64(at: 0), ids: selectEvent.string(at: 1))
+        return StoredEvent(id: id, version: Version(updated: selectEvent.int64(at: 0), feedGenerated: selectEvent.int64(at: 1)),
+                           ids: selectEvent.string(at: 2))
     }
 
     func aliasOwner(_ id: String) throws -> String? {
@@ -223,6 +251,14 @@ private struct IngestStatements {
     func upsert(_ quake: Quake, arena: TextArena) throws {
         try QuakeColumns.bind(quake, to: upsert, arena: arena)
         try upsert.run()
+    }
+
+    /// Rewrites the stored row of `quake` when its event data differs; returns true when it did.
+    func updateIfDifferent(_ quake: Quake, arena: TextArena) throws -> Bool {
+        defer { updateIfDifferent.clearBindings() }
+        try QuakeColumns.bind(quake, to: updateIfDifferent, arena: arena)
+        try updateIfDifferent.run()
+        return connection.changes > 0
     }
 
     func delete(_ id: String) throws {

@@ -41,7 +41,8 @@ enum Schema {
             detail    TEXT,
             title     TEXT,
             tz        INTEGER,
-            extra     TEXT
+            extra     TEXT,
+            generated INTEGER
         ) STRICT;
         CREATE INDEX quake_time ON quake (time);
         CREATE INDEX quake_mag ON quake (mag);

@@ -1,0 +1,257 @@
+import Foundation
+@testable import QuakesCore
+import Testing
+
+/// `quakes fetch` into real database files, checked against the files' own contents.
+@Suite struct FetchStoreTests {
+    private func storedQuakes(_ database: String) throws -> [Quake] {
+        try QuakeReader(path: database).allQuakes()
+    }
+
+    @Test(arguments: Fixtures.geojsonFiles)
+    func everyFixtureIngestsAndTheRowsEqualTheFile(name: String) async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let run = await QuakesRun.fetch([Fixtures.path(name)], database: database)
+        #expect(run.status == .success, "\(run.standardError)")
+        let expected = try ReferenceDecoder.decode(try Fixtures.data(name)).quakes
+        let byID = Dictionary(expected.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        let stored = try storedQuakes(database)
+        #expect(stored.count == byID.count)
+        #expect(stored.map(\.normalized) == byID.keys.sorted().map { byID[$0]!.normalized })
+    }
+
+    @Test func namedEventsAreStoredFieldByField() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let sources = [Fixtures.nullMagnitude, Fixtures.nullPlaces, Fixtures.weekAfter, Fixtures.upperCaseStatus]
+        let run = await QuakesRun.fetch(sources.map(Fixtures.path), database: database)
+        #expect(run.status == .success, "\(run.standardError)")
+        let reader = try QuakeReader(path: database)
+
+        let nullMagnitude = try #require(try reader.quake(id: "ok2020vfoa"))
+        #expect(nullMagnitude.magnitude == nil)
+        #expect(nullMagnitude.magnitudeType == nil)
+        #expect(nullMagnitude.title == "M ? - 10 km ESE of Orlando, Oklahoma")
+        #expect(nullMagnitude.time == 1_603_918_905_885)
+        #expect(nullMagnitude.updated == 1_603_919_032_849)
+        #expect(nullMagnitude.depth == 1.112411022)
+        #expect(nullMagnitude.minimumDistance == 0.1513153613)
+        #expect(nullMagnitude.stationCount == 16)
+
+        let nullPlace = try #require(try reader.quake(id: "us1000hvn9"))
+        #expect(nullPlace.place == nil)
+        #expect(nullPlace.title == "M 5.6 - ")
+        #expect(nullPlace.ids == ",us1000hvn9,iscgem615091765,")
+        #expect(nullPlace.alert == "green")
+        #expect(nullPlace.estimatedIntensity == 3.61)
+        #expect(nullPlace.detail == "https://earthquake.usgs.gov/fdsnws/event/1/query?eventid=us1000hvn9&format=geojson")
+
+        let negativeMagnitude = try #require(try reader.quake(id: "ak020dvqqmlj"))
+        #expect(negativeMagnitude.magnitude == -0.3)
+        #expect(negativeMagnitude.status == "reviewed")
+
+        let aboveSeaLevel = try #require(try reader.quake(id: "ak0219a4ens8"))
+        #expect(aboveSeaLevel.depth == -10)
+        #expect(aboveSeaLevel.longitude == -141.406)
+        #expect(aboveSeaLevel.latitude == 60.0312)
+
+        let nonASCII = try #require(try reader.quake(id: "hv72598582"))
+        #expect(nonASCII.place == "3 km S of Pāhala, Hawaii")
+
+        let upperCase = try #require(try reader.quake(id: "nc72199020"))
+        #expect(upperCase.status == "AUTOMATIC")
+    }
+
+    @Test func overlappingFeedsLeaveTheNewestVersionsWhateverTheOrder() async throws {
+        let folder = try TemporaryDirectory()
+        let forward = folder.file("forward.sqlite")
+        let backward = folder.file("backward.sqlite")
+        let first = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: forward)
+        let second = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: forward)
+        #expect(first.standardError.hasSuffix("3098 features, 3098 new, 0 updated, 0 unchanged, 0 skipped (\(seconds(first.standardError)) s)\n"))
+        // 1937 shared ids: 167 with a newer `updated`, 35 with the same `updated` but a newer place name
+        // (from the later feed), 1735 the same; and 3 events re-identified under a new id.
+        #expect(second.standardError.contains("3280 features, 1340 new, 205 updated, 1735 unchanged, 0 skipped"))
+
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: backward)
+        let older = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: backward)
+        #expect(older.standardError.contains("3098 features, 1158 new, 0 updated, 1940 unchanged, 0 skipped"))
+
+        let forwardRows = try storedQuakes(forward)
+        #expect(forwardRows.count == 4438)
+        // The event data is the same; `generated` says which feed each version was first seen in.
+        let withoutFeedTimes = { (rows: [Quake]) in rows.map { var row = $0; row.feedGenerated = nil; return row } }
+        #expect(withoutFeedTimes(forwardRows) == withoutFeedTimes(try storedQuakes(backward)))
+
+        // ci39747095: 1.08 automatic, then 1.09 reviewed.
+        let updated = try #require(forwardRows.first { $0.id == "ci39747095" })
+        #expect(updated.magnitude == 1.09)
+        #expect(updated.status == "reviewed")
+        let renamed = try #require(forwardRows.first { $0.id == "ak02196ybqca" })
+        #expect(renamed.place == "252 km ESE of Chiniak, Alaska")
+        #expect(renamed.feedGenerated == 1_626_986_384_000)
+    }
+
+    @Test func theReidentifiedEventEndsAsOneRowUnderItsNewId() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
+        let reader = try QuakeReader(path: database)
+        #expect(try reader.quake(id: "us7000enmc")?.magnitude == 2.9)
+        #expect(try reader.quake(id: "ci39746767") == nil)
+
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
+        #expect(try reader.quake(id: "us7000enmc") == nil)
+        let event = try #require(try reader.quake(id: "ci39746767"))
+        #expect(event.magnitude == 2.84)
+        #expect(event.updated == 1_626_796_217_729)
+        #expect(event.ids == ",ci39746767,nn00815144,us7000enmc,")
+        for (old, new) in [("ak02198hmo8v", "us7000enm4"), ("mb80515939", "uw61755601")] {
+            #expect(try reader.quake(id: old) == nil)
+            #expect(try reader.quake(id: new) != nil)
+        }
+    }
+
+    @Test func reingestingAFileChangesNothing() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
+        let before = try DatabaseState(path: database)
+        let again = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
+        #expect(again.standardError.contains("3280 features, 0 new, 0 updated, 3280 unchanged, 0 skipped"))
+        #expect(try DatabaseState(path: database) == before)
+    }
+
+    @Test func onlyEventsThatChangedAreUpdated() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
+        let later = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database, ["--format", "json"])
+        // 17 minutes apart: us6000exs5 has a newer `updated` (felt 219 → 220); five more kept their
+        // `updated` but got new place names, like us7000enfl "138 km SSW of Lorengau…" → "Bismarck Sea".
+        #expect(later.standardOutput.contains(#""features":78,"inserted":0,"updated":6,"unchanged":72,"deleted":0,"skipped":0"#))
+        let reader = try QuakeReader(path: database)
+        #expect(try reader.quake(id: "us6000exs5")?.feltReports == 220)
+        #expect(try reader.quake(id: "us7000enfl")?.place == "Bismarck Sea")
+        let again = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
+        #expect(again.standardError.contains("78 features, 0 new, 0 updated, 78 unchanged"))
+        #expect(try reader.quake(id: "us7000enfl")?.place == "Bismarck Sea")
+    }
+
+    @Test func aFeatureWithStatusDeletedRemovesItsEvent() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
+        let deletion = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":1626837055351,\
+            "updated":1726849728309,"status":"deleted","ids":",ak0219a4ens8,"},\
+            "geometry":{"type":"Point","coordinates":[-141.406,60.0312,-10]},"id":"ak0219a4ens8"}]}
+            """
+        let run = await QuakesRun.fetch([try folder.write("deleted.geojson", deletion)], database: database,
+                                        ["--format", "json"])
+        #expect(run.standardOutput.contains(#""features":1,"inserted":0,"updated":0,"unchanged":0,"deleted":1"#))
+        let reader = try QuakeReader(path: database)
+        #expect(try reader.quake(id: "ak0219a4ens8") == nil)
+        #expect(try reader.count() == 3279)
+    }
+
+    @Test func aDetailFileAndAnEmptyFeedAreAccepted() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let run = await QuakesRun.fetch([Fixtures.path(Fixtures.detail), Fixtures.path(Fixtures.emptyFeed)],
+                                        database: database)
+        #expect(run.status == .success)
+        #expect(run.standardError.contains("detail-us1000chhc-updated-2018-02-20.geojson: 1 features, 1 new"))
+        #expect(run.standardError.contains("significant_hour-2018-06-21T1817Z.geojson: 0 features, 0 new"))
+        #expect(try QuakeReader(path: database).count() == 1)
+    }
+
+    @Test func invalidFeaturesAreSkippedReportedAndTheRestStored() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        var features: [String] = []
+        for index in 0..<9 {
+            let time = index.isMultiple(of: 3) ? "\"no\"" : "\(index)"
+            features.append(#"{"type":"Feature","properties":{"time":\#(time)},"geometry":{"type":"Point","coordinates":[0,0]},"id":"e\#(index)"}"#)
+        }
+        let path = try folder.write("mixed.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+        let run = await QuakesRun.fetch([path], database: database)
+        #expect(run.status == .success)
+        #expect(run.standardError.contains("Warning: \(path): skipped feature 0 (e0): properties.time is not a number\n"))
+        #expect(run.standardError.contains("feature 6 (e6)"))
+        #expect(run.standardError.contains("9 features, 6 new, 0 updated, 0 unchanged, 3 skipped"))
+        #expect(try QuakeReader(path: database).count() == 6)
+
+        let quiet = await QuakesRun.fetch([path], database: database, ["--quiet"])
+        #expect(quiet.standardError.isEmpty)
+        #expect(quiet.standardOutput.isEmpty)
+    }
+
+    @Test func skippedFeaturesBeyondTheFirstFewAreCounted() async throws {
+        let folder = try TemporaryDirectory()
+        let bad = (0..<12).map { #"{"type":"Feature","properties":{},"id":"x\#($0)"}"# }
+        let path = try folder.write("bad.geojson", #"{"type":"FeatureCollection","features":[\#(bad.joined(separator: ","))]}"#)
+        let run = await QuakesRun.fetch([path], database: folder.file("q.sqlite"))
+        #expect(run.standardError.components(separatedBy: "skipped feature").count - 1 == 5)
+        #expect(run.standardError.contains("Warning: \(path): skipped 7 more features\n"))
+        #expect(run.standardError.contains("12 features, 0 new, 0 updated, 0 unchanged, 12 skipped"))
+    }
+
+    private func seconds(_ summary: String) -> String {
+        String(summary.split(separator: "(").last?.split(separator: " ").first ?? "")
+    }
+}
+
+/// Documents that are not feeds: nothing of them is stored, and the database is left as it was.
+@Suite struct FetchRejectionTests {
+    private static let truncationPoints = [1, 30, 200, 1_000, 100_000, 2_000_000]
+
+    @Test(arguments: truncationPoints)
+    func aTruncatedDownloadStoresNothing(length: Int) async throws {
+        let body = Array(try Fixtures.bytes(Fixtures.weekAfter).prefix(length))
+        try await expectRejected(body, reason: length == 1 ? "cut short" : "cut short")
+    }
+
+    @Test func anHTMLPageStoresNothing() async throws {
+        try await expectRejected(Array("<html><body><h1>502 Bad Gateway</h1></body></html>\n".utf8), reason: "HTML")
+    }
+
+    @Test func anEmptyBodyStoresNothing() async throws {
+        try await expectRejected([], reason: "empty")
+    }
+
+    @Test func jsonThatIsNotAFeatureCollectionStoresNothing() async throws {
+        try await expectRejected(Array(#"{"type":"FeatureCollection","features":{"a":1}}"#.utf8), reason: "not an array")
+        try await expectRejected(Array(#"[1,2,3]"#.utf8), reason: "JSON array")
+    }
+
+    @Test func anErrorAfterManyGoodFeaturesStillStoresNothing() async throws {
+        var body = try Fixtures.bytes(Fixtures.weekAfter)
+        body.removeLast(3)  // "]}\n" → the array never closes.
+        try await expectRejected(body, reason: "cut short")
+        var garbled = try Fixtures.bytes(Fixtures.weekAfter)
+        garbled.replaceSubrange((garbled.count - 500)..<(garbled.count - 499), with: Array("\u{1}".utf8))
+        try await expectRejected(garbled, reason: "control character")
+    }
+
+    /// Fetches `body` into a database holding another feed, and checks the fetch failed with 65,
+    /// naming the source, and left the database byte for byte as it was.
+    private func expectRejected(_ body: [UInt8], reason: String) async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let setup = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database)
+        #expect(setup.status == .success)
+        let before = try DatabaseState(path: database)
+        let path = try folder.write("body.geojson", body)
+
+        let run = await QuakesRun.fetch([path], database: database)
+        #expect(run.status == .dataError)
+        #expect(run.status.code == 65)
+        #expect(run.standardError.hasPrefix("Error: \(path): not a valid GeoJSON feed: "), "\(run.standardError)")
+        #expect(run.standardError.contains(reason))
+        #expect(run.standardError.contains("(at byte "))
+        #expect(try DatabaseState(path: database) == before)
+        #expect(try QuakeReader(path: database).count() == 78)
+    }
+}
