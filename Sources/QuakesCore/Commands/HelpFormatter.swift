@@ -34,17 +34,16 @@ enum HelpFormatter {
         return text
     }
 
-    /// The usage line: `quakes fetch [<source> ...] [--db <path>] [--quiet]`.
+    /// The usage line: `quakes fetch [--db <path>] [--quiet] [<source> ...]`.
     static func usage(_ command: CommandHelp) -> String {
+        guard command.subcommands.isEmpty else { return "\(command.commandName) <subcommand>" }
         var parts = [command.commandName]
-        if !command.subcommands.isEmpty { parts.append("<subcommand>") }
-        for argument in command.arguments {
-            var part = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
-            if argument.isOptional { part = "[\(part)]" }
-            parts.append(part)
-        }
         for option in command.options where option != CommandHelp.help {
-            parts.append("[\(option.short.map { "-\($0)" } ?? option.label)]")
+            parts.append("[\(option.label)]")
+        }
+        for argument in command.arguments {
+            let part = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
+            parts.append(argument.isOptional ? "[\(part)]" : part)
         }
         return parts.joined(separator: " ")
     }

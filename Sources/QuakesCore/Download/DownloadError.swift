@@ -14,7 +14,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadableFile(path, reason):
-            "cannot read \(path): \(reason)"
+            "\(path): cannot read: \(reason)"
         case let .httpStatus(url, status):
             "HTTP \(status)\(httpReason(status).map { " \($0)" } ?? "") from \(url)"
         case let .timedOut(url, seconds):

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The built `quakes` executable, run as a user or cron runs it.
+@Suite struct BinaryTests {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The executable beside the test bundle, which `swift build` puts in the same folder.
+    static let executable: URL = {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = runner.deletingLastPathComponent()
+        while folder.path != "/", !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("quakes").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("quakes")
+    }()
+
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func theExecutableWasBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path), "\(Self.executable.path)")
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput.hasPrefix("quakes "))
+        let help = try run(["fetch", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.hasPrefix("OVERVIEW: Download USGS earthquake feeds"))
+    }
+
+    @Test func fetchIsQuietOnSuccessForCron() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("cron/q.sqlite")
+        let quiet = try run(["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database])
+        #expect(quiet.status == 0)
+        #expect(quiet.standardOutput.isEmpty)
+        #expect(quiet.standardError.isEmpty)
+        let loud = try run(["fetch", "--db", database, "file://" + Fixtures.path(Fixtures.alerts)])
+        #expect(loud.status == 0)
+        #expect(loud.standardError.contains(": 18 features, 0 new, 0 updated, 18 unchanged, 0 skipped ("))
+    }
+
+    @Test(arguments: [
+        (["fetch", "--db", "DB", "/nonexistent/feed.geojson"], 66, "Error: /nonexistent/feed.geojson: cannot read: No such file or directory\n"),
+        (["fetch", "--db", "DB", "--timeout", "soon"], 64, "Error: The value 'soon' is invalid for '--timeout <seconds>'"),
+        (["frobnicate"], 64, "Error: Unknown subcommand 'frobnicate'\n"),
+    ] as [([String], Int32, String)])
+    func errorsAreOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) throws {
+        let folder = try TemporaryDirectory()
+        let result = try run(arguments.map { $0 == "DB" ? folder.file("q.sqlite") : $0 })
+        #expect(result.status == status)
+        #expect(result.standardError.hasPrefix(message))
+        #expect(!result.standardError.contains("Backtrace"))
+        #expect(!result.standardError.contains("Fatal error"))
+    }
+
+    @Test func aMalformedFeedExitsWith65AndLeavesTheDatabaseAlone() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        #expect(try run(["fetch", "--db", database, Fixtures.path(Fixtures.fourFiveLater)]).status == 0)
+        let before = try DatabaseState(path: database)
+        let html = try folder.write("page.html", "<!doctype html><title>Service Unavailable</title>")
+        let result = try run(["fetch", "--db", database, html])
+        #expect(result.status == 65)
+        #expect(result.standardError == "Error: \(html): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n")
+        #expect(try DatabaseState(path: database) == before)
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+@testable import QuakesCore
+import SQLite
+import Testing
+
+@Suite struct ParsedArgumentsTests {
+    private let command = CommandHelp(
+        commandName: "quakes test", abstract: "A test command.",
+        arguments: [.init("word", help: "Words.", isRepeating: true, isOptional: true)],
+        options: [
+            .init("limit", short: "n", value: "n", help: "A limit."),
+            .init("min-magnitude", value: "m", help: "A magnitude."),
+            .init("quiet", short: "q", help: "Quiet."),
+            .init("utc", help: "UTC."),
+        ])
+
+    @Test func readsEverySpellingOfOptionsAndFlags() throws {
+        let parsed = try ParsedArguments(["a", "--limit", "5", "--min-magnitude=-1.5", "-q", "b", "--utc", "--", "--c", "-q"],
+                                         for: command)
+        #expect(parsed.value("limit") == "5")
+        #expect(parsed.value("min-magnitude") == "-1.5")
+        #expect(parsed.flag("quiet"))
+        #expect(parsed.flag("utc"))
+        #expect(!parsed.wantsHelp)
+        #expect(parsed.positionals == ["a", "b", "--c", "-q"])
+    }
+
+    @Test func aValueOptionTakesTheNextWordEvenWhenItStartsWithADash() throws {
+        let parsed = try ParsedArguments(["--min-magnitude", "-1", "-n", "-2"], for: command)
+        #expect(parsed.value("min-magnitude") == "-1")
+        #expect(parsed.value("limit") == "-2")
+    }
+
+    @Test func groupedShortFlagsAndAnAttachedShortValue() throws {
+        let parsed = try ParsedArguments(["-qh", "-n10"], for: command)
+        #expect(parsed.flag("quiet"))
+        #expect(parsed.wantsHelp)
+        #expect(parsed.value("limit") == "10")
+    }
+
+    @Test func theLastOfARepeatedValueWinsAndAllAreKept() throws {
+        let parsed = try ParsedArguments(["--limit", "1", "--limit", "2"], for: command)
+        #expect(parsed.value("limit") == "2")
+        #expect(parsed.values("limit") == ["1", "2"])
+    }
+
+    @Test func aLoneDashIsAPositional() throws {
+        #expect(try ParsedArguments(["-"], for: command).positionals == ["-"])
+    }
+
+    @Test(arguments: [
+        (["--frob"], "Unknown option '--frob'"),
+        (["-x"], "Unknown option '-x'"),
+        (["--limit"], "Missing value for '--limit <n>'"),
+        (["--quiet=yes"], "The option '--quiet' does not take a value"),
+    ])
+    func mistakesAreUsageErrors(arguments: [String], message: String) throws {
+        let error = try #require(throws: UsageError.self) { try ParsedArguments(arguments, for: command) }
+        #expect(error.message == message)
+    }
+
+    @Test func convertedValuesNameTheOptionAndTheAcceptedFormWhenMalformed() throws {
+        let parsed = try ParsedArguments(["--limit", "abc"], for: command)
+        let error = try #require(throws: UsageError.self) {
+            try parsed.value("limit", expected: "a whole number") { Int($0) }
+        }
+        #expect(error.message == "The value 'abc' is invalid for '--limit <n>': expected a whole number")
+        #expect(try parsed.value("utc", expected: "x") { Int($0) } == nil)
+    }
+
+    @Test func neverCrashesOnArbitraryArguments() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["-", "--", "--limit", "-n", "-q", "--quiet", "=", "--=", "-qn", "--limit=", "x", "", "---", "-h",
+                      "--min-magnitude", "--utc=1", "é", "-é"]
+        for _ in 0..<5_000 {
+            let arguments = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)! + (Bool.random(using: &generator) ? "" : pieces.randomElement(using: &generator)!)
+            }
+            do {
+                _ = try ParsedArguments(arguments, for: command)
+            } catch {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+}
+
+@Suite struct HelpTests {
+    @Test func theFetchHelpScreenLooksLikeArgumentParsers() async throws {
+        let run = await QuakesRun.run(["fetch", "--help"])
+        #expect(run.status == .success)
+        #expect(run.standardOutput == """
+            OVERVIEW: Download USGS earthquake feeds and store them in the database.
+
+            Each source is stored in one transaction: all of it or, on any error, none of
+            it. Events are matched by id and by the other ids USGS lists for them; the
+            version with the newest 'updated' time is kept. Prints one summary line per
+            source on standard error; nothing with --quiet unless something fails.
+
+            USAGE: quakes fetch [--db <path>] [--timeout <seconds>] [--max-bytes <bytes>] [--format <format>] [--quiet] [<source> ...]
+
+            ARGUMENTS:
+              <source>                A USGS summary feed name
+                                      ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}),
+                                      an http, https or file URL, or the path of a GeoJSON
+                                      file. (default: all_day)
+
+            OPTIONS:
+              --db <path>             The database file; missing folders are created.
+                                      (default: $QUAKES_DB, else
+                                      $XDG_DATA_HOME/quakes/quakes.sqlite, else
+                                      ~/.local/share/quakes/quakes.sqlite)
+              --timeout <seconds>     The longest a download may take, time spent storing
+                                      excluded. (default: 60)
+              --max-bytes <bytes>     The largest response accepted, after decompression; K,
+                                      M and G suffixes count in 1024s. (default: 1G)
+              --format <format>       The summary's format: text (on standard error) or json
+                                      (on standard output). (default: text)
+              -q, --quiet             Print nothing on success (for cron).
+              -h, --help              Show help information.
+
+            """)
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test func theRootHelpListsTheSubcommands() async throws {
+        for arguments in [[], ["--help"], ["-h"], ["help"]] {
+            let run = await QuakesRun.run(arguments)
+            #expect(run.status == .success)
+            #expect(run.standardOutput.hasPrefix("""
+                OVERVIEW: Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.
+
+                USAGE: quakes <subcommand>
+
+                OPTIONS:
+                  --version               Show the version.
+                  -h, --help              Show help information.
+
+                SUBCOMMANDS:
+                  fetch                   Download USGS earthquake feeds and store them in the
+                                          database.
+                  help                    Show subcommand help information.
+
+                  See 'quakes help <subcommand>' for detailed help.
+
+                """))
+        }
+    }
+
+    @Test func helpForASubcommandIsItsHelpScreen() async throws {
+        let viaHelp = await QuakesRun.run(["help", "fetch"])
+        let viaFlag = await QuakesRun.run(["fetch", "-h"])
+        #expect(viaHelp.standardOutput == viaFlag.standardOutput)
+        #expect(viaHelp.standardOutput.hasPrefix("OVERVIEW: Download USGS earthquake feeds"))
+    }
+
+    @Test func versionPrintsTheVersion() async throws {
+        let run = await QuakesRun.run(["--version"])
+        #expect(run.status == .success)
+        #expect(run.standardOutput == "quakes \(Quakes.version)\n")
+    }
+
+    @Test(arguments: [
+        (["frob"], "Unknown subcommand 'frob'", "quakes <subcommand>", "quakes"),
+        (["--frob"], "Unknown option '--frob'", "quakes <subcommand>", "quakes"),
+        (["help", "frob"], "Unknown subcommand 'frob'", "quakes <subcommand>", "quakes"),
+        (["fetch", "--frob"], "Unknown option '--frob'", "quakes fetch [--db <path>]", "quakes fetch"),
+        (["fetch", "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>': expected a number of seconds greater than 0",
+         "quakes fetch", "quakes fetch"),
+        (["fetch", "--max-bytes", "lots"], "The value 'lots' is invalid for '--max-bytes <bytes>': expected a number of bytes, such as 1048576, 512K, 100M or 1G",
+         "quakes fetch", "quakes fetch"),
+        (["fetch", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected text or json", "quakes fetch", "quakes fetch"),
+        (["fetch", "gopher://example.org/feed"], "Unsupported URL scheme 'gopher' in 'gopher://example.org/feed': quakes fetches http, https and file URLs",
+         "quakes fetch", "quakes fetch"),
+    ])
+    func usageErrorsExitWith64AndPointToHelp(arguments: [String], message: String, usage: String, command: String) async {
+        let run = await QuakesRun.run(arguments)
+        #expect(run.status == .usage)
+        #expect(run.status.code == 64)
+        #expect(run.standardOutput.isEmpty)
+        let lines = run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4)
+        #expect(lines.first == "Error: \(message)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: \(usage)") == true)
+        #expect(lines.dropFirst(2).first == "  See '\(command) --help' for more information.")
+    }
+
+    @Test func byteCountsAcceptBinarySuffixes() {
+        #expect(ByteCount.parse("1048576") == 1_048_576)
+        #expect(ByteCount.parse("512K") == 524_288)
+        #expect(ByteCount.parse("100m") == 104_857_600)
+        #expect(ByteCount.parse("1G") == 1 << 30)
+        #expect(ByteCount.parse("2GiB") == 2 << 30)
+        #expect(ByteCount.parse("3KB") == 3072)
+        #expect(ByteCount.parse("0") == nil)
+        #expect(ByteCount.parse("-5") == nil)
+        #expect(ByteCount.parse("9999999999T") == nil)
+        #expect(ByteCount.parse("") == nil)
+    }
+}
+
+@Suite struct SourceAndLocationTests {
+    @Test func feedNamesMapToTheUSGSSummaryFeeds() throws {
+        for threshold in FeedSource.feedThresholds {
+            for period in FeedSource.feedPeriods {
+                let source = try FeedSource("\(threshold)_\(period)", currentDirectory: "/")
+                #expect(source.url == "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/\(threshold)_\(period).geojson")
+                #expect(source.localPath == nil)
+            }
+        }
+        #expect(!FeedSource.isSummaryFeedName("all_days"))
+        #expect(!FeedSource.isSummaryFeedName("3.0_day"))
+    }
+
+    @Test func pathsBecomeFileURLsAndURLsStayAsGiven() throws {
+        let relative = try FeedSource("feeds/a b#1.geojson", currentDirectory: "/data")
+        #expect(relative.url == "file:///data/feeds/a%20b%231.geojson")
+        #expect(relative.localPath == "/data/feeds/a b#1.geojson")
+        #expect(relative.label == "feeds/a b#1.geojson")
+        #expect(try FeedSource("./all_day", currentDirectory: "/d").localPath == "/d/all_day")
+        #expect(try FeedSource("HTTPS://Example.org/x", currentDirectory: "/").url == "HTTPS://Example.org/x")
+        #expect(try FeedSource("file:///tmp/x.json", currentDirectory: "/").localPath == nil)
+    }
+
+    @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() {
+        func path(_ option: String?, _ variables: [String: String]) -> String {
+            let environment = Environment(variables: variables, currentDirectory: "/work",
+                                          standardOutput: CapturedOutput(), standardError: CapturedOutput())
+            return DatabaseLocation.path(option: option, in: environment)
+        }
+        let all = ["QUAKES_DB": "/env/q.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
+        #expect(path("mine.sqlite", all) == "/work/mine.sqlite")
+        #expect(path(nil, all) == "/env/q.sqlite")
+        #expect(path(nil, ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]) == "/xdg/quakes/quakes.sqlite")
+        #expect(path(nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]) == "/home/me/.local/share/quakes/quakes.sqlite")
+        #expect(path(nil, ["HOME": "/home/me", "QUAKES_DB": ""]) == "/home/me/.local/share/quakes/quakes.sqlite")
+    }
+
+    @Test func missingFoldersOfTheDatabaseAreCreated() async throws {
+        let folder = try TemporaryDirectory()
+        let run = await QuakesRun.run(["fetch", Fixtures.path(Fixtures.alerts)],
+                                      variables: ["XDG_DATA_HOME": folder.file("data"), "HOME": folder.path])
+        #expect(run.status == .success)
+        #expect(FileManager.default.fileExists(atPath: folder.file("data/quakes/quakes.sqlite")))
+    }
+
+    @Test func aMissingInputFileExitsWith66() async throws {
+        let folder = try TemporaryDirectory()
+        let run = await QuakesRun.fetch([folder.file("nope.geojson"), "all_dya"], database: folder.file("q.sqlite"))
+        #expect(run.status == .noInput)
+        #expect(run.status.code == 66)
+        #expect(run.standardError == """
+            Error: \(folder.file("nope.geojson")): cannot read: No such file or directory
+            Error: all_dya: cannot read: no such file, and not a feed name (significant, 4.5, 2.5, 1.0, all then _hour, _day, _week, _month)
+
+            """)
+        let directory = await QuakesRun.fetch([folder.path], database: folder.file("q.sqlite"))
+        #expect(directory.status == .noInput)
+        #expect(directory.standardError == "Error: \(folder.path): cannot read: it is a folder\n")
+    }
+
+    @Test func aDatabaseThatCannotBeWrittenExitsWith74() async throws {
+        let folder = try TemporaryDirectory()
+        let notADatabase = try folder.write("not.sqlite", String(repeating: "not a database ", count: 500))
+        let run = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: notADatabase)
+        #expect(run.status == .ioError)
+        #expect(run.standardError == "Error: database \(notADatabase): file is not a database\n")
+        let newer = folder.file("newer.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: newer)
+        try setUserVersion(99, of: newer)
+        let refused = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: newer)
+        #expect(refused.status == .ioError)
+        #expect(refused.standardError.contains("schema version 99, newer than this version of quakes understands"))
+    }
+
+    private func setUserVersion(_ version: Int32, of path: String) throws {
+        try Connection(path: path).setUserVersion(version)
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1 for the download tests, so that nothing touches the network.
+///
+/// Each connection gets one response and is closed. Routes say what each path answers; every
+/// request is recorded with its headers.
+final class TestHTTPServer: Sendable {
+    enum Route: Sendable {
+        /// A status, extra header lines and a body.
+        case respond(status: Int, headers: [String] = [], body: [UInt8])
+        /// A gzip body, sent as `Content-Encoding: gzip` to clients that accept it and refused otherwise.
+        case gzip([UInt8])
+        /// `302 Found` to `location`.
+        case redirect(String)
+        /// Reads the request and never answers.
+        case silence
+        /// Sends headers, then body bytes until the client goes away.
+        case endless
+    }
+
+    struct Request: Sendable {
+        var path: String
+        var headers: [String: String]
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let routes = Mutex<[String: Route]>([:])
+    private let requests = Mutex<[Request]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    init() throws {
+        (listener, port) = try Self.listen()
+        let thread = Thread { [self] in acceptConnections() }
+        thread.start()
+    }
+
+    /// A socket listening on an ephemeral port of 127.0.0.1, and the port.
+    private static func listen() throws -> (Int32, UInt16) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw POSIXError(.EIO) }
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, Glibc.listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        return (listener, UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The URL of `path` on this server.
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    func route(_ path: String, _ route: Route) {
+        routes.withLock { $0[path] = route }
+    }
+
+    /// Every request so far.
+    var received: [Request] {
+        requests.withLock { $0 }
+    }
+
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    // MARK: - Private
+
+    private func acceptConnections() {
+        while !stopped.load(ordering: .relaxed) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in
+                serve(connection)
+                close(connection)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(connection) else { return }
+        requests.withLock { $0.append(request) }
+        let route = routes.withLock { $0[request.path] }
+        switch route {
+        case nil:
+            send(connection, status: 404, headers: [], body: Array("no route for \(request.path)\n".utf8))
+        case let .respond(status, headers, body):
+            send(connection, status: status, headers: headers, body: body)
+        case let .gzip(body):
+            if request.headers["accept-encoding"]?.contains("gzip") == true {
+                send(connection, status: 200, headers: ["Content-Encoding: gzip"], body: body)
+            } else {
+                send(connection, status: 406, headers: [], body: Array("gzip only\n".utf8))
+            }
+        case let .redirect(location):
+            send(connection, status: 302, headers: ["Location: \(location)"], body: Array("moved\n".utf8))
+        case .silence:
+            var byte: UInt8 = 0
+            while !stopped.load(ordering: .relaxed) {
+                let result = recv(connection, &byte, 1, 0)
+                if result == 0 { return }  // The client gave up.
+            }
+        case .endless:
+            write(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
+            let block = Array(#"{"type":"FeatureCollection","features":["#.utf8) + Array(repeating: UInt8(ascii: " "), count: 65_536)
+            guard write(connection, block) else { return }
+            let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 65_536)
+            while !stopped.load(ordering: .relaxed), write(connection, spaces) {}
+        }
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count > 0 {
+                data += buffer[..<count]
+                if let end = String(decoding: data, as: UTF8.self).range(of: "\r\n\r\n") {
+                    let head = String(String(decoding: data, as: UTF8.self)[..<end.lowerBound])
+                    var lines = head.components(separatedBy: "\r\n")
+                    let requestLine = lines.removeFirst().split(separator: " ")
+                    guard requestLine.count >= 2 else { return nil }
+                    var headers: [String: String] = [:]
+                    for line in lines {
+                        guard let colon = line.firstIndex(of: ":") else { continue }
+                        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                            .trimmingCharacters(in: .whitespaces)
+                    }
+                    return Request(path: String(requestLine[1]), headers: headers)
+                }
+            } else if count == 0 {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    private func send(_ connection: Int32, status: Int, headers: [String], body: [UInt8]) {
+        var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        head += "\r\n"
+        _ = write(connection, Array(head.utf8) + body)
+    }
+
+    @discardableResult
+    private func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if result <= 0 { return false }
+            sent += result
+        }
+        return true
+    }
+}
