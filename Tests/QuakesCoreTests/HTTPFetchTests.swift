@@ -65,11 +65,9 @@ import Testing
         let server = try TestHTTPServer()
         server.route("/slow", .silence)
         let folder = try TemporaryDirectory()
-        let started = ContinuousClock.now
         let run = await QuakesRun.fetch([server.url("/slow")], database: folder.file("q.sqlite"), ["--timeout", "1"])
         #expect(run.status == .unavailable)
         #expect(run.standardError == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout)\n")
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func aResponseLargerThanTheLimitIsRefused() async throws {

@@ -1,0 +1,52 @@
+# quakes: build, test, demo and install. Every target that compiles first makes sure the two C
+# libraries' development packages are installed (with apt-get, through sudo when not root).
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev
+# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld
+DEMO_DB = .build/demo/quakes.sqlite
+
+.PHONY: all deps build demo test test-tsan install uninstall clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for package in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		echo "Installing$$missing"; \
+		$$sudo apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+demo: build
+	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
+	set -x; \
+	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-20T1423Z.geojson"; \
+	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-22T2039Z.geojson"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread
+
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/quakes" "$(DESTDIR)$(PREFIX)/bin/quakes"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/quakes"
+
+clean:
+	rm -rf .build
