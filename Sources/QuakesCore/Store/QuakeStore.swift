@@ -212,26 +212,33 @@ private struct IngestStatements {
 
     init(_ connection: Connection) throws {
         self.connection = connection
-        let assignments = QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let parameters = (1...QuakeColumns.names.count).map { "?\($0)" }.joined(separator: ", ")
-        upsert = try connection.statement("""
-            INSERT INTO quake (\(QuakeColumns.list)) VALUES (\(parameters))
-            ON CONFLICT (id) DO UPDATE SET \(assignments)
-            """)
-        // Every column but `generated` compared, NULL-safely: a row whose event data did not change
-        // is left as it is.
-        let columns = QuakeColumns.names.enumerated().dropFirst()
-        let differences = columns.filter { $0.element != "generated" }.map { "\($0.element) IS NOT ?\($0.offset + 1)" }
-        updateIfDifferent = try connection.statement("""
-            UPDATE quake SET \(columns.map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", "))
-            WHERE id = ?1 AND (\(differences.joined(separator: " OR ")))
-            """)
+        upsert = try connection.statement(Self.upsertSQL)
+        updateIfDifferent = try connection.statement(Self.updateIfDifferentSQL)
         selectEvent = try connection.statement("SELECT updated, generated, ids FROM quake WHERE id = ?1")
         selectAlias = try connection.statement("SELECT id FROM quake_alias WHERE alias = ?1")
         deleteEvent = try connection.statement("DELETE FROM quake WHERE id = ?1")
         deleteAliases = try connection.statement("DELETE FROM quake_alias WHERE id = ?1")
         insertAlias = try connection.statement("INSERT OR REPLACE INTO quake_alias (alias, id) VALUES (?1, ?2)")
     }
+
+    /// Inserts a row, or replaces every column of the row with its id; parameters in column order.
+    private static let upsertSQL = """
+        INSERT INTO quake (\(QuakeColumns.list))
+        VALUES (\(QuakeColumns.names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+        ON CONFLICT (id) DO UPDATE SET \(QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
+
+    /// Replaces the row with id ?1 only when a column other than `generated` differs, compared
+    /// NULL-safely with `IS NOT`, so a version that changes no event data leaves the row alone.
+    private static let updateIfDifferentSQL: String = {
+        let columns = QuakeColumns.names.enumerated().dropFirst()
+        let assignments = columns.map { "\($0.element) = ?\($0.offset + 1)" }
+        let differences = columns.filter { $0.element != "generated" }.map { "\($0.element) IS NOT ?\($0.offset + 1)" }
+        return """
+            UPDATE quake SET \(assignments.joined(separator: ", "))
+            WHERE id = ?1 AND (\(differences.joined(separator: " OR ")))
+            """
+    }()
 
     func storedEvent(_ id: String) throws -> StoredEvent? {
         defer { selectEvent.reset() }
