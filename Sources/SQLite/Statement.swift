@@ -1,5 +1,10 @@
 import CSQLite
 
+/// SQLite's storage classes.
+public enum ColumnType: Sendable {
+    case integer, real, text, blob, null
+}
+
 /// A compiled SQL statement: bind parameters, step through rows, read columns, reset, repeat.
 ///
 /// Parameter and column indexes follow SQLite: parameters count from 1, columns from 0.
@@ -119,6 +124,17 @@ public final class Statement {
     /// The name of result column `index`.
     public func columnName(at index: Int32) -> String {
         sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// The storage class of column `index` of the current row (wraps `sqlite3_column_type`).
+    public func type(at index: Int32) -> ColumnType {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
     }
 
     /// True when column `index` of the current row is NULL.

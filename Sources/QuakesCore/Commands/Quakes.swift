@@ -5,7 +5,7 @@ public enum Quakes {
     public static let version = "0.1.0"
 
     /// Every subcommand, in the order help lists them.
-    static let commands: [any Command.Type] = [FetchCommand.self]
+    static let commands: [any Command.Type] = [FetchCommand.self, CountCommand.self, ListCommand.self, ShowCommand.self]
 
     static let help = CommandHelp(
         commandName: "quakes",
@@ -19,8 +19,11 @@ public enum Quakes {
     ///
     /// Every output is flushed before it returns.
     public static func main(_ arguments: [String], in environment: Environment) async -> ExitStatus {
-        let status = await run(arguments, in: environment)
+        var status = await run(arguments, in: environment)
         environment.standardOutput.flush()
+        if let failure = environment.standardOutput.writeFailure, status == .success {
+            status = report(OutputError(reason: failure), in: environment)
+        }
         environment.standardError.flush()
         return status
     }

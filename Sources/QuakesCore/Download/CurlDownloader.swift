@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Downloads with libcurl, each transfer on a thread of its own, so the blocking `curl_easy_perform`
-/// never holds one of the few threads of Swift's cooperative pool.
+/// Downloads with libcurl, each transfer on a thread outside Swift's cooperative pool (see
+/// `Blocking`), since `curl_easy_perform` blocks until the transfer ends.
 ///
 /// Only `http`, `https` and `file` URLs are fetched, redirects are followed only to `http` and
 /// `https`, TLS certificates are always verified (libcurl's default, never turned off), and gzip
@@ -16,14 +16,8 @@ public struct CurlDownloader: Downloader {
         _ = curlGlobalInitialization
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(with: Result {
-                        try CurlTransfer(request: request, sink: sink, cancellation: cancellation).perform()
-                    })
-                }
-                thread.name = "quakes download"
-                thread.start()
+            try await Blocking.run {
+                try CurlTransfer(request: request, sink: sink, cancellation: cancellation).perform()
             }
         } onCancel: {
             cancellation.cancel()

@@ -32,8 +32,11 @@ struct FeatureDecoder {
 
     private var quake = Quake(id: "", time: 0, longitude: 0, latitude: 0)
     private var problem: String?
-    private var extra: [UInt8] = []
-    private var extraKeys: [String] = []
+    /// Known properties of an unexpected type, as raw JSON values.
+    private var mistyped: [(property: Property, value: [UInt8])] = []
+    /// Unknown properties, as `"key":value` members separated by commas.
+    private var unknown: [UInt8] = []
+    private var unknownKeys: [String] = []
 
     // MARK: - Feature
 
@@ -73,10 +76,7 @@ struct FeatureDecoder {
             return .invalid(reason: problem ?? "the feature is incomplete", id: id)
         }
         quake.id = id
-        if !extra.isEmpty {
-            extra.append(.closeBrace)
-            quake.extra = String(decoding: extra, as: UTF8.self)
-        }
+        quake.extra = extra()
         return .quake(quake)
     }
 
@@ -298,32 +298,40 @@ struct FeatureDecoder {
     // MARK: - Extra properties
 
     private mutating func keepMistyped(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError) {
-        try appendExtra(key: property.name.description, rawKey: nil, &scanner)
+        var value: [UInt8] = []
+        try scanner.copyValue(into: &value)
+        mistyped.append((property, value))
     }
 
+    /// Keeps `"key":value`, the key as written (escapes and all, so it stays valid JSON) and the
+    /// value without insignificant whitespace.
     private mutating func keepUnknown(_ key: JSONScanner.RawString, _ scanner: inout JSONScanner)
         throws(JSONSyntaxError)
     {
         let name = scanner.string(key)
-        if extraKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
-        try appendExtra(key: name, rawKey: key, &scanner)
+        if unknownKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
+        unknownKeys.append(name)
+        if !unknown.isEmpty { unknown.append(.comma) }
+        unknown.append(scanner.bytes + key.start - 1, count: key.count + 2)
+        unknown.append(.colon)
+        try scanner.copyValue(into: &unknown)
     }
 
-    /// Appends `"key":value` to the `extra` object, copying the value without insignificant whitespace.
-    private mutating func appendExtra(key: String, rawKey: JSONScanner.RawString?, _ scanner: inout JSONScanner)
-        throws(JSONSyntaxError)
-    {
-        extraKeys.append(key)
-        extra.append(extra.isEmpty ? .openBrace : .comma)
-        if let rawKey {  // Copied as written, escapes and all, so it stays valid JSON.
-            extra.append(scanner.bytes + rawKey.start - 1, count: rawKey.count + 2)
-        } else {
-            extra.append(.quote)
-            extra.append(contentsOf: key.utf8)
-            extra.append(.quote)
+    /// The `extra` object: mistyped known properties in USGS order, then unknown ones as they came.
+    /// The order is canonical, so a feature written back by `list --format geojson` reads the same.
+    private func extra() -> String? {
+        guard !mistyped.isEmpty || !unknown.isEmpty else { return nil }
+        var extra: [UInt8] = [.openBrace]
+        for (property, value) in mistyped.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
+            if extra.count > 1 { extra.append(.comma) }
+            extra += Array("\"\(property.name)\":".utf8) + value
         }
-        extra.append(.colon)
-        try scanner.copyValue(into: &extra)
+        if !unknown.isEmpty {
+            if extra.count > 1 { extra.append(.comma) }
+            extra += unknown
+        }
+        extra.append(.closeBrace)
+        return String(decoding: extra, as: UTF8.self)
     }
 
     // MARK: - Helpers
@@ -417,6 +425,10 @@ enum Property: Int, CaseIterable {
     static func matching(_ key: JSONScanner.RawString, in scanner: JSONScanner, predicted: Int) -> Property? {
         if predicted < allCases.count, scanner.matches(key, allCases[predicted].name) {
             return allCases[predicted]
+        }
+        if key.hasEscapes {  // "m\u0061g" is "mag".
+            let name = scanner.string(key)
+            return allCases.first { $0.name.description == name }
         }
         guard key.count < byLength.count else { return nil }
         return byLength[key.count].first { scanner.matches(key, $0.name) }

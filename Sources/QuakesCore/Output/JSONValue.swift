@@ -8,6 +8,8 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// JSON text written as it is: a value that is already valid JSON, such as a stored `extra`.
+    case raw(String)
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized() == rhs.serialized()
@@ -28,6 +30,7 @@ public enum JSONValue: Sendable, Equatable {
         case let .integer(value): text += String(value)
         case let .number(value): text += Self.number(value)
         case let .string(value): Self.quote(value, into: &text)
+        case let .raw(json): text += json
         case let .array(values):
             text += "["
             for (index, value) in values.enumerated() {
@@ -87,6 +90,8 @@ extension JSONValue {
     static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
     /// An integer, or null for nil.
     static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    /// An integer, or null for nil.
+    static func integer(_ value: Int64?) -> JSONValue { value.map { .integer($0) } ?? .null }
     /// A number, or null for nil.
     static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
 }

@@ -28,7 +28,7 @@ enum DatabaseFile {
     /// Opens the database at `path` for reading; it must exist.
     static func openForReading(at path: String) throws(StoreError) -> Connection {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(path: path, StoreError.Reason.missingFile)
+            throw StoreError(path: path, .missing)
         }
         do {
             let connection = try Connection(path: path, mode: .readOnly)
@@ -63,10 +63,6 @@ enum DatabaseFile {
             throw StoreError(path: path, "cannot create the folder \(folder): \(describeFileError(error))")
         }
     }
-}
-
-extension StoreError.Reason {
-    static let missingFile = StoreError.Reason.other("no such database; run 'quakes fetch' to create it")
 }
 
 extension StoreError {

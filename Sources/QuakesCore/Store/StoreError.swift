@@ -10,6 +10,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public enum Reason: Sendable {
         case sqlite(SQLiteError)
         case schema(MigrationError)
+        /// The file does not exist (for reading).
+        case missing
         case other(String)
     }
 
@@ -31,6 +33,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             "database \(path): \(error.message)"
         case let .schema(error):
             "database \(path): \(error)"
+        case .missing:
+            "database \(path) does not exist; run 'quakes fetch' first"
         case let .other(text):
             "database \(path): \(text)"
         }

@@ -11,13 +11,15 @@ public struct Environment: Sendable {
     public var standardError: any TextOutput
     /// True when standard error is a terminal, where progress may be drawn.
     public var standardErrorIsTerminal: Bool
+    /// The width of the terminal standard output is, or nil when it is not a terminal.
+    public var terminalColumns: Int?
     /// Downloads feeds.
     public var downloader: any Downloader
     /// The current time in milliseconds since 1970 UTC.
     public var clock: @Sendable () -> Int64
 
     public init(variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
-                standardError: any TextOutput, standardErrorIsTerminal: Bool = false,
+                standardError: any TextOutput, standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
                 downloader: any Downloader = CurlDownloader(),
                 clock: @escaping @Sendable () -> Int64 = Environment.systemClock)
     {
@@ -26,17 +28,37 @@ public struct Environment: Sendable {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.standardErrorIsTerminal = standardErrorIsTerminal
+        self.terminalColumns = terminalColumns
         self.downloader = downloader
         self.clock = clock
     }
 
     /// The real world of this process.
     public static func current() -> Environment {
-        Environment(variables: ProcessInfo.processInfo.environment,
-                    currentDirectory: FileManager.default.currentDirectoryPath,
-                    standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
-                    standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
-                    standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
+        let variables = ProcessInfo.processInfo.environment
+        return Environment(variables: variables,
+                           currentDirectory: FileManager.default.currentDirectoryPath,
+                           standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
+                           standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
+                           standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+                           terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
+    }
+
+    /// The terminal's width: from the terminal itself, else `COLUMNS`, else 80.
+    private static func terminalWidth(_ variables: [String: String]) -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
+    /// True when colour may be used on standard output: it is a terminal, and `NO_COLOR` is unset.
+    public var usesColour: Bool {
+        terminalColumns != nil && (variables["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// The zone times are shown in: `TZ`'s, or the system's.
+    public var displayZone: DisplayZone {
+        DisplayZone(tz: variables["TZ"])
     }
 
     /// The system's wall clock, in milliseconds since 1970 UTC.

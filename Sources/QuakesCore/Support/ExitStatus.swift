@@ -10,6 +10,8 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     public let name: String
 
     public static let success = ExitStatus(code: 0, name: "EX_OK")
+    /// What was asked for does not exist (`quakes show` of an unknown id), as `grep` finding nothing.
+    public static let failure = ExitStatus(code: 1, name: "EXIT_FAILURE")
     /// The command was used wrongly: an unknown option, a malformed value.
     public static let usage = ExitStatus(code: 64, name: "EX_USAGE")
     /// The input is not a valid feed.
@@ -41,7 +43,13 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             case .httpStatus, .timedOut, .transfer: self = .unavailable
             }
         case let error as StoreError:
-            self = error.isBusy ? .temporaryFailure : .ioError
+            if case .missing = error.reason {
+                self = .noInput
+            } else {
+                self = error.isBusy ? .temporaryFailure : .ioError
+            }
+        case is NotFoundError:
+            self = .failure
         case is SQLiteError, is MigrationError, is OutputError:
             self = .ioError
         default:

@@ -9,9 +9,17 @@ public protocol TextOutput: Sendable {
     func write(bytes: UnsafeRawBufferPointer)
     /// Pushes out anything buffered.
     func flush()
+    /// True once the reader has gone away (a closed pipe): later writes are dropped, and a command
+    /// that is still producing output should stop, quietly.
+    var isClosed: Bool { get }
+    /// Why a write failed, for any reason but a closed pipe.
+    var writeFailure: String? { get }
 }
 
 extension TextOutput {
+    public var isClosed: Bool { false }
+    public var writeFailure: String? { nil }
+
     /// Writes `text` and a newline.
     public func writeLine(_ text: String) {
         write(text + "\n")
@@ -33,6 +41,7 @@ public final class FileDescriptorOutput: TextOutput {
     private let lineBuffered: Bool
     private let buffer = Mutex<[UInt8]>([])
     private let failure = Mutex<String?>(nil)
+    private let closed = Atomic<Bool>(false)
     private static let capacity = 64 * 1024
 
     public init(descriptor: Int32, lineBuffered: Bool = false) {
@@ -46,6 +55,7 @@ public final class FileDescriptorOutput: TextOutput {
     }
 
     public func write(bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
         buffer.withLock { buffer in
             buffer.append(contentsOf: bytes)
             if lineBuffered || buffer.count >= Self.capacity { drain(&buffer) }
@@ -56,26 +66,36 @@ public final class FileDescriptorOutput: TextOutput {
         buffer.withLock { drain(&$0) }
     }
 
-    /// The first write error, if any write failed.
-    public var writeError: OutputError? {
-        failure.withLock { $0.map(OutputError.init) }
+    public var isClosed: Bool {
+        closed.load(ordering: .relaxed)
+    }
+
+    public var writeFailure: String? {
+        failure.withLock { $0 }
     }
 
     private func drain(_ buffer: inout [UInt8]) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard !isClosed else { return }
         var written = 0
         buffer.withUnsafeBytes { bytes in
             while written < bytes.count {
                 let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    failure.withLock { $0 = $0 ?? reason }
-                    break
+                    // EPIPE needs SIGPIPE ignored, which the executable does: then a closed pipe
+                    // (`quakes list | head`) is a quiet end rather than a death by signal.
+                    if errno == EPIPE {
+                        closed.store(true, ordering: .relaxed)
+                    } else {
+                        let reason = String(cString: strerror(errno))
+                        failure.withLock { $0 = $0 ?? reason }
+                    }
+                    return
                 }
                 written += result
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -1,0 +1,136 @@
+import Foundation
+
+/// The filter options that `count`, `list` and `watch` share, and how they become a `QuakeFilter`.
+struct FilterOptions: Sendable, Equatable {
+    static let options: [CommandHelp.Option] = [
+        .init("last", value: "duration", help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
+        .init("since", value: "when", help: "Events at or after WHEN: YYYY-MM-DD (midnight UTC), an ISO 8601 date-time with Z or an offset, or a duration before now."),
+        .init("until", value: "when", help: "Events before WHEN (exclusive)."),
+        .init("now", value: "when", help: "The moment taken as now, for reproducible queries over old data.", default: "$QUAKES_NOW, else the clock"),
+        .init("min-magnitude", value: "m", help: "Magnitude at least M; events with no magnitude never match."),
+        .init("max-magnitude", value: "m", help: "Magnitude at most M."),
+        .init("place", value: "text", help: "Place contains TEXT, ignoring case (Unicode-aware)."),
+        .init("type", value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…"),
+        .init("status", value: "status", help: "automatic or reviewed, ignoring case."),
+        .init("alert", value: "level", help: "PAGER alert level: green, yellow, orange or red."),
+        .init("tsunami", help: "Only events flagged for a possible tsunami."),
+        .init("near", value: "lat,lon", help: "With --radius: events within KM of this point, along great circles."),
+        .init("radius", value: "km", help: "The radius of --near, in kilometres."),
+        .init("bbox", value: "minlon,minlat,maxlon,maxlat", help: "Events in this box; it crosses the date line when MINLON > MAXLON."),
+        .init("min-depth", value: "km", help: "Depth at least KM (negative above sea level)."),
+        .init("max-depth", value: "km", help: "Depth at most KM."),
+    ]
+
+    /// A bound given as a moment or as a duration before now.
+    enum Moment: Sendable, Equatable {
+        case absolute(Int64)
+        case beforeNow(Int64)
+
+        func resolve(now: Int64) -> Int64 {
+            switch self {
+            case let .absolute(moment): moment
+            case let .beforeNow(duration): now - duration
+            }
+        }
+
+        init?(_ text: String) {
+            if let duration = TimeExpression.duration(text) {
+                self = .beforeNow(duration)
+            } else if let moment = TimeExpression.dateTime(text) {
+                self = .absolute(moment)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    var last: Int64?
+    var since: Moment?
+    var until: Moment?
+    var now: Moment?
+    /// Everything that does not depend on "now".
+    var fixed = QuakeFilter()
+
+    /// Reads and checks the filter options; malformed values are usage errors naming the option
+    /// and the form it accepts.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        last = try arguments.value("last", expected: TimeExpression.durationForm, TimeExpression.duration)
+        since = try arguments.value("since", expected: TimeExpression.momentForm, Moment.init)
+        until = try arguments.value("until", expected: TimeExpression.momentForm, Moment.init)
+        now = try arguments.value("now", expected: TimeExpression.momentForm, Moment.init)
+        let magnitude = "a number, such as 4.5 or -0.5"
+        fixed.minimumMagnitude = try arguments.value("min-magnitude", expected: magnitude, finiteNumber)
+        fixed.maximumMagnitude = try arguments.value("max-magnitude", expected: magnitude, finiteNumber)
+        fixed.minimumDepth = try arguments.value("min-depth", expected: "a number of kilometres", finiteNumber)
+        fixed.maximumDepth = try arguments.value("max-depth", expected: "a number of kilometres", finiteNumber)
+        fixed.placeContains = try arguments.value("place", expected: "some text") { $0.isEmpty ? nil : $0 }
+        fixed.eventType = try arguments.value("type", expected: "an event type, such as earthquake") { $0.isEmpty ? nil : $0 }
+        fixed.status = try arguments.value("status", expected: "automatic or reviewed") { text in
+            ["automatic", "reviewed"].contains(text.lowercased()) ? text.lowercased() : nil
+        }
+        fixed.alert = try arguments.value("alert", expected: "green, yellow, orange or red") { text in
+            ["green", "yellow", "orange", "red", "pending"].contains(text.lowercased()) ? text.lowercased() : nil
+        }
+        fixed.tsunamiOnly = arguments.flag("tsunami")
+        let point = try arguments.value("near", expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7") { text -> (Double, Double)? in
+            guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+            return (numbers[0], numbers[1])
+        }
+        let radius = try arguments.value("radius", expected: "a number of kilometres greater than 0") { text in
+            finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
+        }
+        switch (point, radius) {
+        case let ((latitude, longitude)?, radius?):
+            fixed.circle = QuakeFilter.Circle(latitude: latitude, longitude: longitude, radius: radius)
+        case (_?, nil): throw UsageError("'--near <lat,lon>' needs '--radius <km>'")
+        case (nil, _?): throw UsageError("'--radius <km>' needs '--near <lat,lon>'")
+        case (nil, nil): break
+        }
+        fixed.box = try arguments.value("bbox", expected: "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]") { text in
+            guard let numbers = numberList(text, count: 4), numbers[1] <= numbers[3],
+                  [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }), [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
+            else { return nil }
+            return QuakeFilter.Box(minimumLongitude: numbers[0], minimumLatitude: numbers[1],
+                                   maximumLongitude: numbers[2], maximumLatitude: numbers[3])
+        }
+    }
+
+    /// "Now": `--now`, else `QUAKES_NOW`, else the clock.
+    func now(in environment: Environment) throws(UsageError) -> Int64 {
+        let clock = environment.clock()
+        if let now { return now.resolve(now: clock) }
+        if let text = environment.variables["QUAKES_NOW"], !text.isEmpty {
+            guard let moment = Moment(text) else {
+                throw UsageError("The value '\(text)' of QUAKES_NOW is invalid: expected \(TimeExpression.momentForm)")
+            }
+            return moment.resolve(now: clock)
+        }
+        return clock
+    }
+
+    /// The filter, with time bounds resolved against "now".
+    func filter(in environment: Environment) throws(UsageError) -> QuakeFilter {
+        let now = try now(in: environment)
+        var filter = fixed
+        if let last {
+            filter.earliest = now - last
+            filter.latest = now
+        }
+        if let since { filter.earliest = max(filter.earliest ?? .min, since.resolve(now: now)) }
+        if let until { filter.before = until.resolve(now: now) }
+        return filter
+    }
+}
+
+private func finiteNumber(_ text: String) -> Double? {
+    Double(text).flatMap { $0.isFinite ? $0 : nil }
+}
+
+/// `count` comma-separated finite numbers.
+private func numberList(_ text: String, count: Int) -> [Double]? {
+    let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+        finiteNumber($0.trimmingCharacters(in: .whitespaces))
+    }
+    guard numbers.count == count, numbers.allSatisfy({ $0 != nil }) else { return nil }
+    return numbers.map { $0! }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The time zone times are shown in, and the local calendar that sections by day, hour, week and
+/// month follow, daylight saving time included.
+///
+/// It is the `TZ` variable's zone (the system's when unset), or UTC with `--utc`. Machine formats
+/// always write UTC; only the table and section titles use this zone.
+public struct DisplayZone: Sendable, Equatable {
+    public let zone: TimeZone
+    /// The zone's name as the user knows it: `America/Los_Angeles`, `UTC`.
+    public let name: String
+
+    public static let utc = DisplayZone(zone: TimeZone(identifier: "UTC")!, name: "UTC")
+
+    public init(zone: TimeZone, name: String? = nil) {
+        self.zone = zone
+        self.name = name ?? zone.identifier
+    }
+
+    /// The zone named by `TZ` (`America/Los_Angeles`, `:Europe/Paris`, `UTC`), the system's when it
+    /// is unset or empty, and UTC when it names no zone (as the C library does).
+    public init(tz: String?) {
+        guard var name = tz, !name.isEmpty else {
+            self.init(zone: .current)
+            return
+        }
+        if name.hasPrefix(":") { name.removeFirst() }
+        guard let zone = TimeZone(identifier: name) else {
+            self = .utc
+            return
+        }
+        self.init(zone: zone, name: name)
+    }
+
+    /// The zone's offset from UTC at `milliseconds`, in milliseconds.
+    public func offset(at milliseconds: Int64) -> Int64 {
+        Int64(zone.secondsFromGMT(for: Date(milliseconds: milliseconds))) * 1000
+    }
+
+    /// Local calendar fields of a moment.
+    func fields(_ milliseconds: Int64) -> CivilTime.Fields {
+        CivilTime.fields(milliseconds, offset: offset(at: milliseconds))
+    }
+
+    /// `+02:00`, `-07:00` or `Z`: the offset at a moment, as ISO 8601 writes it.
+    func offsetText(at milliseconds: Int64) -> String {
+        let minutes = offset(at: milliseconds) / 60_000
+        guard minutes != 0 else { return "Z" }
+        return (minutes < 0 ? "-" : "+") + CivilTime.pad(abs(minutes) / 60, 2) + ":" + CivilTime.pad(abs(minutes) % 60, 2)
+    }
+
+    /// Units of local calendar time that sections group by.
+    enum Unit: Sendable {
+        case hour, day, week, month
+    }
+
+    /// The local hour, day, ISO week (from Monday) or month of a moment, as a number that grows
+    /// with time: hours or days since 1970-01-01 local, weeks since the Monday before it, or
+    /// `year * 12 + month - 1`.
+    func number(_ milliseconds: Int64, in unit: Unit) -> Int64 {
+        let local = milliseconds + offset(at: milliseconds)
+        switch unit {
+        case .hour:
+            return CivilTime.floorDivide(local, 3_600_000)
+        case .day:
+            return CivilTime.floorDivide(local, CivilTime.millisecondsPerDay)
+        case .week:
+            // 1970-01-01 was a Thursday, three days after a Monday.
+            return CivilTime.floorDivide(CivilTime.floorDivide(local, CivilTime.millisecondsPerDay) + 3, 7)
+        case .month:
+            let fields = CivilTime.fields(local)
+            return fields.year * 12 + fields.month - 1
+        }
+    }
+
+    /// The first moment whose number in `unit` is at least `number`: where a local hour, day, week
+    /// or month starts, daylight saving time and all (a day that skips midnight starts at 01:00).
+    ///
+    /// Local numbers never go down as time goes on (clocks set back land in the same hour and day),
+    /// so a binary search around the UTC estimate finds it.
+    func start(of number: Int64, in unit: Unit) -> Int64 {
+        let estimate: Int64 = switch unit {
+        case .hour: number * 3_600_000
+        case .day: number * CivilTime.millisecondsPerDay
+        case .week: (number * 7 - 3) * CivilTime.millisecondsPerDay
+        case .month:
+            CivilTime.milliseconds(year: CivilTime.floorDivide(number, 12), month: number - CivilTime.floorDivide(number, 12) * 12 + 1, day: 1)
+        }
+        // No zone is more than a day and a half from UTC.
+        var low = estimate - 2 * CivilTime.millisecondsPerDay
+        var high = estimate + 2 * CivilTime.millisecondsPerDay
+        while low < high {
+            let middle = low + (high - low) / 2
+            if self.number(middle, in: unit) >= number { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+extension Date {
+    init(milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

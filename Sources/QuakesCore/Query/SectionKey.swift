@@ -1,0 +1,158 @@
+import SQLite
+
+/// What a listing can be divided into sections by, like a sectioned fetch request.
+public enum SectionKey: String, Sendable, CaseIterable {
+    case hour, day, week, month, magnitude, type, network, alert
+
+    /// What `--section` accepts, for messages.
+    static let form = "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The sort key whose order is this key's own: sections follow its direction when it sorts first.
+    var sortKey: SortSpec.Key? {
+        switch self {
+        case .hour, .day, .week, .month: .time
+        case .magnitude: .magnitude
+        case .type, .network, .alert: nil
+        }
+    }
+
+    /// The local calendar unit of the time keys.
+    var unit: DisplayZone.Unit? {
+        switch self {
+        case .hour: .hour
+        case .day: .day
+        case .week: .week
+        case .month: .month
+        default: nil
+        }
+    }
+
+    /// The SQL expression whose value is a row's section (NULL for the `unknown` section).
+    var expression: String {
+        switch self {
+        case .hour, .day, .week, .month:
+            "\(SQLFunctionNames.local)(time, \(SQLFunctionNames.localUnits.firstIndex(of: unit!)!))"
+        case .magnitude: "\(SQLFunctionNames.band)(mag)"
+        case .type: "lower(type)"
+        case .network: "net"
+        case .alert: "lower(alert)"
+        }
+    }
+
+    /// A row's section, computed in Swift exactly as `expression` computes it in SQL.
+    func value(of quake: Quake, zone: DisplayZone) -> SectionValue {
+        switch self {
+        case .hour, .day, .week, .month: .number(zone.number(quake.time, in: unit!))
+        case .magnitude: quake.magnitude.map { .number(Int64($0.rounded(.down))) } ?? .none
+        case .type: quake.eventType.map { .text(asciiLowercased($0)) } ?? .none
+        case .network: quake.network.map { .text($0) } ?? .none
+        case .alert: quake.alert.map { .text(asciiLowercased($0)) } ?? .none
+        }
+    }
+
+    /// The rows of one section, as SQL: ranges for time and magnitude, so indexes serve them.
+    func condition(for value: SectionValue, zone: DisplayZone) -> SQLCondition {
+        var condition = SQLCondition()
+        switch (self, value) {
+        case (_, .none):
+            condition.add("\(nullableColumn) IS NULL")
+        case let (.magnitude, .number(band)):
+            condition.add("mag >= ? AND mag < ?", .real(Double(band)), .real(Double(band + 1)))
+        case let (_, .number(number)):
+            condition.add("time >= ? AND time < ?", .integer(zone.start(of: number, in: unit!)),
+                          .integer(zone.start(of: number + 1, in: unit!)))
+        case let (_, .text(text)):
+            condition.add("\(expression) = ?", .text(text))
+        }
+        return condition
+    }
+
+    private var nullableColumn: String {
+        switch self {
+        case .magnitude: "mag"
+        case .type: "type"
+        case .network: "net"
+        case .alert: "alert"
+        case .hour, .day, .week, .month: "time"
+        }
+    }
+
+    /// True when `left` comes before `right` in the key's natural order: newest time first, highest
+    /// magnitude first, alerts by severity, types and networks A to Z; the unknown section last.
+    /// With `ascending` (when this key's own sort key sorts first), numbers go the other way.
+    func precedes(_ left: SectionValue, _ right: SectionValue, ascending: Bool? = nil) -> Bool {
+        switch (left, right) {
+        case (.none, _): return false
+        case (_, .none): return true
+        case let (.number(a), .number(b)): return ascending ?? false ? a < b : a > b
+        case let (.text(a), .text(b)):
+            if self == .alert, alertRank(a) != alertRank(b) { return alertRank(a) < alertRank(b) }
+            return a < b
+        case (.number, .text): return true
+        case (.text, .number): return false
+        }
+    }
+
+    private func alertRank(_ alert: String) -> Int {
+        ["red", "orange", "yellow", "green"].firstIndex(of: alert) ?? 4
+    }
+
+    /// The section's id and title: `2021-07-20` and `July 20, 2021`, `4` and `Magnitude 4`.
+    func label(for value: SectionValue) -> (id: String, title: String) {
+        switch (self, value) {
+        case (.magnitude, .none): return ("unknown", "Unknown magnitude")
+        case (.alert, .none): return ("none", "No alert")
+        case (_, .none): return ("unknown", "Unknown \(self == .type ? "type" : "network")")
+        case let (.magnitude, .number(band)): return (String(band), "Magnitude \(band)")
+        case let (.hour, .number(hour)):
+            let fields = CivilTime.fields(hour * 3_600_000)
+            return (CivilTime.date(fields) + "T" + CivilTime.pad(fields.hour, 2),
+                    longDate(fields) + ", " + CivilTime.pad(fields.hour, 2) + ":00")
+        case let (.day, .number(day)):
+            let fields = CivilTime.fields(day * CivilTime.millisecondsPerDay)
+            return (CivilTime.date(fields), longDate(fields))
+        case let (.week, .number(week)):
+            let monday = week * 7 - 3
+            let thursday = CivilTime.fields((monday + 3) * CivilTime.millisecondsPerDay)
+            let weekNumber = (thursday.day - 1 + CivilTime.days(year: thursday.year, month: thursday.month, day: 1)
+                - CivilTime.days(year: thursday.year, month: 1, day: 1)) / 7 + 1
+            return ("\(CivilTime.year(thursday.year))-W\(CivilTime.pad(weekNumber, 2))",
+                    "Week of " + longDate(CivilTime.fields(monday * CivilTime.millisecondsPerDay)))
+        case let (.month, .number(month)):
+            let year = CivilTime.floorDivide(month, 12)
+            let monthOfYear = month - year * 12
+            return ("\(CivilTime.year(year))-\(CivilTime.pad(monthOfYear + 1, 2))",
+                    "\(CivilTime.monthNames[Int(monthOfYear)]) \(year)")
+        case let (.alert, .text(alert)): return (alert, alert.prefix(1).uppercased() + alert.dropFirst() + " alert")
+        case let (.network, .text(network)): return (network, "Network \(network.uppercased())")
+        case let (_, .text(text)): return (text, text.prefix(1).uppercased() + text.dropFirst())
+        case let (_, .number(number)): return (String(number), String(number))
+        }
+    }
+
+    private func longDate(_ fields: CivilTime.Fields) -> String {
+        "\(CivilTime.monthNames[Int(fields.month) - 1]) \(fields.day), \(fields.year)"
+    }
+}
+
+/// Which section a row is in: a number (a local time unit, a magnitude band), a text (a type,
+/// network or alert), or none, for the `unknown` section.
+public enum SectionValue: Sendable, Hashable {
+    case number(Int64)
+    case text(String)
+    case none
+
+    /// Reads a value of a section's SQL expression.
+    init(_ statement: Statement, at column: Int32) {
+        switch statement.type(at: column) {
+        case .null: self = .none
+        case .integer, .real: self = .number(statement.int64(at: column) ?? 0)
+        case .text, .blob: self = .text(statement.string(at: column) ?? "")
+        }
+    }
+}
+
+/// SQLite's `lower()`, which folds only ASCII letters.
+private func asciiLowercased(_ text: String) -> String {
+    String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+}

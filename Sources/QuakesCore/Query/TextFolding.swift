@@ -1,0 +1,56 @@
+/// Case-insensitive text matching and ordering, Unicode-aware, with an ASCII fast path.
+///
+/// Folding is Unicode lower-casing (`Ō` → `ō`), so `ōfunato` finds `Ōfunato`. Most USGS places
+/// are ASCII, which is compared byte by byte without building strings.
+enum TextFolding {
+    /// The folded form of `text`.
+    static func fold(_ text: String) -> String {
+        text.lowercased()
+    }
+
+    /// True when `haystack`, folded, contains `needle`, which must already be folded.
+    static func contains(_ haystack: UnsafeRawBufferPointer, foldedNeedle needle: UnsafeRawBufferPointer) -> Bool {
+        guard !needle.isEmpty else { return true }
+        if haystack.allSatisfy({ $0 < 0x80 }) {
+            // Lower-casing never makes ASCII from non-ASCII text, nor the reverse.
+            guard needle.allSatisfy({ $0 < 0x80 }) else { return false }
+            return asciiContains(haystack, needle)
+        }
+        var folded = fold(String(decoding: haystack, as: UTF8.self))
+        return folded.withUTF8 { asciiContains(UnsafeRawBufferPointer($0), needle) }
+    }
+
+    /// Byte search of `needle` in `haystack`, folding ASCII capitals in the haystack.
+    private static func asciiContains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        outer: for start in 0...(haystack.count - needle.count) where lowerASCII(haystack[start]) == first {
+            for offset in 1..<needle.count where lowerASCII(haystack[start + offset]) != needle[offset] {
+                continue outer
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Orders two UTF-8 texts by their folded forms, then by their bytes, so that the order is total.
+    static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
+        if left.allSatisfy({ $0 < 0x80 }), right.allSatisfy({ $0 < 0x80 }) {
+            for (a, b) in zip(left, right) where lowerASCII(a) != lowerASCII(b) {
+                return lowerASCII(a) < lowerASCII(b) ? -1 : 1
+            }
+            if left.count != right.count { return left.count < right.count ? -1 : 1 }
+        } else {
+            let a = fold(String(decoding: left, as: UTF8.self))
+            let b = fold(String(decoding: right, as: UTF8.self))
+            if a != b { return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1 }
+        }
+        for (a, b) in zip(left, right) where a != b { return a < b ? -1 : 1 }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+    }
+
+    @inline(__always)
+    private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+}
