@@ -86,4 +86,29 @@ import Testing
         #expect(result.standardError == "Error: \(html): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n")
         #expect(try DatabaseState(path: database) == before)
     }
+
+    @Test func aClosedPipeEndsAListingQuietly() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        #expect(try run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)]).status == 0)
+        for format in ["ndjson", "table"] {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["list", "--db", database, "--format", format]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // Like `head -1`: read one line, then go away.
+            var line: [UInt8] = []
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+            try output.fileHandleForReading.close()
+            process.waitUntilExit()
+            #expect(!line.isEmpty)
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+            #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        }
+    }
 }

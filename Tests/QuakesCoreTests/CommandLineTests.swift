@@ -97,7 +97,7 @@ import Testing
             version with the newest 'updated' time is kept. Prints one summary line per
             source on standard error; nothing with --quiet unless something fails.
 
-            USAGE: quakes fetch [--db <path>] [--timeout <seconds>] [--max-bytes <bytes>] [--format <format>] [--quiet] [<source> ...]
+            USAGE: quakes fetch [<options>] [<source> ...]
 
             ARGUMENTS:
               <source>                A USGS summary feed name
@@ -139,6 +139,11 @@ import Testing
                 SUBCOMMANDS:
                   fetch                   Download USGS earthquake feeds and store them in the
                                           database.
+                  count                   Count the stored events that match the filters.
+                  list                    List the stored events that match the filters, sorted
+                                          and in sections.
+                  show                    Show every field of one event, unknown properties
+                                          included.
                   help                    Show subcommand help information.
 
                   See 'quakes help <subcommand>' for detailed help.
@@ -164,7 +169,7 @@ import Testing
         (["frob"], "Unknown subcommand 'frob'", "quakes <subcommand>", "quakes"),
         (["--frob"], "Unknown option '--frob'", "quakes <subcommand>", "quakes"),
         (["help", "frob"], "Unknown subcommand 'frob'", "quakes <subcommand>", "quakes"),
-        (["fetch", "--frob"], "Unknown option '--frob'", "quakes fetch [--db <path>]", "quakes fetch"),
+        (["fetch", "--frob"], "Unknown option '--frob'", "quakes fetch [<options>] [<source> ...]", "quakes fetch"),
         (["fetch", "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>': expected a number of seconds greater than 0",
          "quakes fetch", "quakes fetch"),
         (["fetch", "--max-bytes", "lots"], "The value 'lots' is invalid for '--max-bytes <bytes>': expected a number of bytes, such as 1048576, 512K, 100M or 1G",

@@ -34,18 +34,18 @@ enum HelpFormatter {
         return text
     }
 
-    /// The usage line: `quakes fetch [--db <path>] [--quiet] [<source> ...]`.
+    /// The usage line: `quakes fetch [--db <path>] [--quiet] [<source> ...]`, or, when that would
+    /// not fit a line, `quakes list [<options>]` as swift-argument-parser writes it.
     static func usage(_ command: CommandHelp) -> String {
         guard command.subcommands.isEmpty else { return "\(command.commandName) <subcommand>" }
-        var parts = [command.commandName]
-        for option in command.options where option != CommandHelp.help {
-            parts.append("[\(option.label)]")
-        }
-        for argument in command.arguments {
+        let options = command.options.filter { $0 != CommandHelp.help }.map { "[\($0.label)]" }
+        let arguments = command.arguments.map { argument in
             let part = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
-            parts.append(argument.isOptional ? "[\(part)]" : part)
+            return argument.isOptional ? "[\(part)]" : part
         }
-        return parts.joined(separator: " ")
+        let full = ([command.commandName] + options + arguments).joined(separator: " ")
+        guard "USAGE: ".count + full.count > width else { return full }
+        return ([command.commandName, "[<options>]"] + arguments).joined(separator: " ")
     }
 
     /// One labelled entry: the label at column 2, the help at column 26, wrapped to the width.

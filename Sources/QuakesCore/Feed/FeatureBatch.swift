@@ -31,7 +31,7 @@ extension FeatureChunk {
                 let element = UnsafeRawBufferPointer(rebasing: buffer[range])
                 switch try FeatureDecoder.decode(element, origin: origin + Int64(range.lowerBound)) {
                 case var .quake(quake):
-                    quake.feedGenerated = feedGenerated
+                    quake.feedGenerated = quake.feedGenerated ?? feedGenerated
                     batch.quakes.append(quake)
                 case let .invalid(reason, id):
                     batch.problems.append(FeatureProblem(index: firstIndex + position, id: id, reason: reason))

@@ -64,8 +64,12 @@ struct FeatureDecoder {
                 } else if scanner.matches(key, "geometry") {
                     noteDuplicate(&seen, 3, "geometry")
                     hasPoint = try decodeGeometry(&scanner)
+                } else if scanner.matches(key, "generated"), let byte = scanner.peek(), byte == .minus || byte.isDigit {
+                    // quakes' own foreign member: the feed time of a version that `quakes list
+                    // --format geojson` wrote out, so that reading it back gives the same row.
+                    quake.feedGenerated = scanner.integer(try scanner.scanNumber())
                 } else {
-                    try scanner.skipValue()  // GeoJSON foreign members: USGS sends none.
+                    try scanner.skipValue()  // Other GeoJSON foreign members: USGS sends none.
                 }
             } while try scanner.nextMember(closer: .closeBrace)
         }

@@ -22,6 +22,7 @@ protocol ListingWriter {
 /// `--format json`: an array of quake objects, or of sections holding them.
 struct JSONListingWriter: ListingWriter {
     let output: any TextOutput
+    private var buffer = JSONBuffer()
     private var first = true
     private var firstSection = true
     private var sectioned = false
@@ -47,7 +48,10 @@ struct JSONListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        output.write((first ? "\n" : ",\n") + QuakeFormats.jsonObject(quake).serialized())
+        buffer.removeAll()
+        buffer.raw(first ? "\n" : ",\n")
+        QuakeFormats.writeJSONObject(quake, to: &buffer)
+        buffer.bytes.withUnsafeBytes { output.write(bytes: $0) }
         first = false
     }
 
@@ -63,13 +67,20 @@ struct JSONListingWriter: ListingWriter {
 /// `--format ndjson`: one quake object per line, with `"section"` when sectioned.
 struct NDJSONListingWriter: ListingWriter {
     let output: any TextOutput
+    private var buffer = JSONBuffer()
+
+    init(output: any TextOutput) {
+        self.output = output
+    }
 
     mutating func begin(sectioned: Bool) {}
     mutating func beginSection(_ section: QuerySection, shown: Int) {}
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        let extra: [(String, JSONValue)] = section.map { [("section", .string($0.id))] } ?? []
-        output.write(QuakeFormats.jsonObject(quake, extraMembers: extra).serialized() + "\n")
+        buffer.removeAll()
+        QuakeFormats.writeJSONObject(quake, section: section?.id, to: &buffer)
+        buffer.raw(.newline)
+        buffer.bytes.withUnsafeBytes { output.write(bytes: $0) }
     }
 
     mutating func endSection() {}

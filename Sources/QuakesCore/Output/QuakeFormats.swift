@@ -28,6 +28,45 @@ enum QuakeFormats {
         .object(Array(zip(fieldNames, values(quake))) + extraMembers)
     }
 
+    /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, and
+    /// `"section"` last when given: the fast path of long listings.
+    static func writeJSONObject(_ quake: Quake, section: String? = nil, to json: inout JSONBuffer) {
+        json.raw("{"); json.key("id"); json.string(quake.id)
+        json.raw(","); json.key("mag"); json.number(quake.magnitude)
+        json.raw(","); json.key("place"); json.string(quake.place)
+        json.raw(","); json.key("time"); json.string(CivilTime.iso8601(quake.time))
+        json.raw(","); json.key("updated"); json.string(quake.updated.map(CivilTime.iso8601))
+        json.raw(","); json.key("tz"); json.integer(quake.timeZoneOffset)
+        json.raw(","); json.key("url"); json.string(quake.url)
+        json.raw(","); json.key("detail"); json.string(quake.detail)
+        json.raw(","); json.key("felt"); json.integer(quake.feltReports)
+        json.raw(","); json.key("cdi"); json.number(quake.reportedIntensity)
+        json.raw(","); json.key("mmi"); json.number(quake.estimatedIntensity)
+        json.raw(","); json.key("alert"); json.string(quake.alert)
+        json.raw(","); json.key("status"); json.string(quake.status)
+        json.raw(","); json.key("tsunami"); json.integer(quake.tsunami)
+        json.raw(","); json.key("sig"); json.integer(quake.significance)
+        json.raw(","); json.key("net"); json.string(quake.network)
+        json.raw(","); json.key("code"); json.string(quake.code)
+        json.raw(","); json.key("ids"); json.string(quake.ids)
+        json.raw(","); json.key("sources"); json.string(quake.sources)
+        json.raw(","); json.key("types"); json.string(quake.productTypes)
+        json.raw(","); json.key("nst"); json.integer(quake.stationCount)
+        json.raw(","); json.key("dmin"); json.number(quake.minimumDistance)
+        json.raw(","); json.key("rms"); json.number(quake.rms)
+        json.raw(","); json.key("gap"); json.number(quake.azimuthalGap)
+        json.raw(","); json.key("magType"); json.string(quake.magnitudeType)
+        json.raw(","); json.key("type"); json.string(quake.eventType)
+        json.raw(","); json.key("title"); json.string(quake.title)
+        json.raw(","); json.key("longitude"); json.number(quake.longitude)
+        json.raw(","); json.key("latitude"); json.number(quake.latitude)
+        json.raw(","); json.key("depth"); json.number(quake.depth)
+        if let section {
+            json.raw(","); json.key("section"); json.string(section)
+        }
+        json.raw("}")
+    }
+
     /// The quake as a CSV row (without the line end), RFC 4180 quoted; null is an empty field.
     static func csvRow(_ quake: Quake, section: String? = nil) -> String {
         var fields = values(quake).map(csvField)

@@ -53,7 +53,7 @@ enum Fixtures {
 }
 
 /// A folder that exists for the life of a test.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() throws {
