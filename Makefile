@@ -32,7 +32,8 @@ demo: build
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	set -x; \
 	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-20T1423Z.geojson"; \
-	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-22T2039Z.geojson"
+	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-22T2039Z.geojson"; \
+	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5
 
 test: deps
 	$(SWIFT) build --build-tests
