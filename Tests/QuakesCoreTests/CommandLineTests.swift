@@ -94,8 +94,10 @@ import Testing
 
             Each source is stored in one transaction: all of it or, on any error, none of
             it. Events are matched by id and by the other ids USGS lists for them; the
-            version with the newest 'updated' time is kept. Prints one summary line per
-            source on standard error; nothing with --quiet unless something fails.
+            version with the newest 'updated' time is kept. Requests are conditional
+            (If-None-Match, If-Modified-Since), transient failures are retried, and one
+            fetch at a time writes a database. Prints one summary line per source on
+            standard error; nothing with --quiet unless something fails.
 
             USAGE: quakes fetch [<options>] [<source> ...]
 
@@ -114,6 +116,13 @@ import Testing
                                       excluded. (default: 60)
               --max-bytes <bytes>     The largest response accepted, after decompression; K,
                                       M and G suffixes count in 1024s. (default: 1G)
+              --retries <n>           How many times to retry a timeout, a dropped
+                                      connection, HTTP 429 or 5xx. (default: 3)
+              --force                 Download even what the server says has not changed (no
+                                      conditional request).
+              --wait <seconds>        How long to wait for another quakes process writing
+                                      the database. (default: 0)
+              --author <name>         The author recorded in the history. (default: fetch)
               --format <format>       The summary's format: text (on standard error) or json
                                       (on standard output). (default: text)
               -q, --quiet             Print nothing on success (for cron).

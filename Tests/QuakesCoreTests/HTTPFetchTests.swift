@@ -32,7 +32,7 @@ import Testing
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let before = try DatabaseState(path: database)
 
-        let run = await QuakesRun.fetch([server.url("/feed.geojson")], database: database)
+        let run = await QuakesRun.fetch([server.url("/feed.geojson")], database: database, ["--retries", "0"])
         #expect(run.status == .unavailable)
         #expect(run.status.code == 69)
         #expect(run.standardError == "Error: \(message) from \(server.url("/feed.geojson"))\n")
@@ -65,7 +65,8 @@ import Testing
         let server = try TestHTTPServer()
         server.route("/slow", .silence)
         let folder = try TemporaryDirectory()
-        let run = await QuakesRun.fetch([server.url("/slow")], database: folder.file("q.sqlite"), ["--timeout", "1"])
+        let run = await QuakesRun.fetch([server.url("/slow")], database: folder.file("q.sqlite"),
+                                        ["--timeout", "1", "--retries", "0"])
         #expect(run.status == .unavailable)
         #expect(run.standardError == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout)\n")
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `quakes fetch [SOURCE ...]`: downloads feeds and upserts them into the database, each source in
-/// one transaction, several sources at once.
+/// one transaction, several sources at once; made to run from cron.
 struct FetchCommand: Command {
     static let help = CommandHelp(
         commandName: "quakes fetch",
@@ -9,8 +9,9 @@ struct FetchCommand: Command {
         discussion: """
             Each source is stored in one transaction: all of it or, on any error, none of it. Events \
             are matched by id and by the other ids USGS lists for them; the version with the newest \
-            'updated' time is kept. Prints one summary line per source on standard error; nothing \
-            with --quiet unless something fails.
+            'updated' time is kept. Requests are conditional (If-None-Match, If-Modified-Since), \
+            transient failures are retried, and one fetch at a time writes a database. Prints one \
+            summary line per source on standard error; nothing with --quiet unless something fails.
             """,
         arguments: [
             .init("source", help: """
@@ -25,6 +26,12 @@ struct FetchCommand: Command {
             .init("max-bytes", value: "bytes", help: """
                 The largest response accepted, after decompression; K, M and G suffixes count in 1024s.
                 """, default: "1G"),
+            .init("retries", value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
+                  default: "3"),
+            .init("force", help: "Download even what the server says has not changed (no conditional request)."),
+            .init("wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                  default: "0"),
+            .init("author", value: "name", help: "The author recorded in the history.", default: "fetch"),
             .init("format", value: "format", help: "The summary's format: text (on standard error) or json (on standard output).",
                   default: "text"),
             .init("quiet", short: "q", help: "Print nothing on success (for cron)."),
@@ -36,21 +43,36 @@ struct FetchCommand: Command {
 
     var sources: [String]
     var databasePath: String?
-    var timeout: Double
-    var maximumBytes: Int64
+    var settings = FetchSettings()
+    var wait: Double
     var format: Format
     var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
         databasePath = arguments.value("db")
-        timeout = try arguments.value("timeout", expected: "a number of seconds greater than 0") { text in
-            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        } ?? 60
-        maximumBytes = try arguments.value("max-bytes", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
-                                           ByteCount.parse) ?? 1 << 30
+        settings = try Self.settings(arguments)
+        wait = try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
+            Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+        } ?? 0
         format = try arguments.value("format", expected: "text or json") { Format(rawValue: $0) } ?? .text
         quiet = arguments.flag("quiet")
+    }
+
+    /// The download options `fetch` and `watch` share.
+    static func settings(_ arguments: ParsedArguments) throws(UsageError) -> FetchSettings {
+        var settings = FetchSettings()
+        settings.timeout = try arguments.value("timeout", expected: "a number of seconds greater than 0") { text in
+            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        } ?? settings.timeout
+        settings.maximumBytes = try arguments.value("max-bytes", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
+                                                    ByteCount.parse) ?? settings.maximumBytes
+        settings.retries = try arguments.value("retries", expected: "a whole number, 0 or more") { text in
+            Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        } ?? settings.retries
+        settings.force = arguments.flag("force")
+        settings.author = try arguments.value("author", expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
+        return settings
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
@@ -58,25 +80,22 @@ struct FetchCommand: Command {
             try FeedSource(argument, currentDirectory: environment.currentDirectory)
         }
         let started = ContinuousClock.now
-        let store = QuakeStore(path: DatabaseLocation.path(option: databasePath, in: environment))
+        let path = DatabaseLocation.path(option: databasePath, in: environment)
+        let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
+        let store = QuakeStore(path: path)
         try await store.open()
 
-        let outcomes = await withTaskGroup(of: (Int, Result<IngestReport, any Error>).self) { group in
-            for (position, source) in sources.enumerated() {
-                let ingest = FeedIngest(
-                    source: source,
-                    request: DownloadRequest(url: source.url, timeout: timeout, maximumBytes: maximumBytes,
-                                             userAgent: "quakes/\(Quakes.version)"),
-                    store: store,
-                    downloader: environment.downloader)
-                group.addTask {
-                    do { return (position, .success(try await ingest.run())) } catch { return (position, .failure(error)) }
-                }
-            }
-            var outcomes = [Result<IngestReport, any Error>?](repeating: nil, count: sources.count)
-            for await (position, outcome) in group { outcomes[position] = outcome }
-            return outcomes.compactMap { $0 }
-        }
+        var settings = settings
+        settings.clock = environment.clock
+        let progress = environment.standardErrorIsTerminal && !quiet
+            ? ProgressDisplay(output: environment.standardError) : nil
+        let drawing = progress.map { progress in Task { await progress.run() } }
+        let outcomes = await Fetch(sources: sources, settings: settings, store: store,
+                                   downloader: environment.downloader, progress: progress).run()
+        drawing?.cancel()
+        await drawing?.value
+        withExtendedLifetime(lock) {}
+        try Task.checkCancellation()
 
         let summary = FetchSummary(sources: sources, outcomes: outcomes, seconds: (ContinuousClock.now - started).seconds)
         for case let .failure(error) in outcomes { environment.standardError.writeLine("Error: \(error)") }

@@ -19,7 +19,10 @@ public enum Quakes {
     ///
     /// Every output is flushed before it returns.
     public static func main(_ arguments: [String], in environment: Environment) async -> ExitStatus {
-        var status = await run(arguments, in: environment)
+        // The command runs in a task of its own, which SIGINT and SIGTERM cancel.
+        let command = Task { await run(arguments, in: environment) }
+        environment.interruption.onInterrupt { command.cancel() }
+        var status = await command.value
         environment.standardOutput.flush()
         if let failure = environment.standardOutput.writeFailure, status == .success {
             status = report(OutputError(reason: failure), in: environment)
@@ -80,6 +83,10 @@ public enum Quakes {
         } catch let error as UsageError {
             return reportUsage(error, of: type.help, in: environment)
         } catch {
+            if let signal = environment.interruption.signal {
+                environment.standardError.writeLine("Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
+                return Interruption.status(for: signal)
+            }
             return report(error, in: environment)
         }
     }

@@ -79,9 +79,10 @@ private final class CurlTransfer {
         if let failure { throw failure }
         guard result == CURLE_OK else { throw error(for: result) }
         let status = responseCode()
-        if status >= 400 { throw DownloadError.httpStatus(url: request.url, status: status) }
-        try sink.finish()
-        return DownloadResponse(status: status, url: effectiveURL(), bodyBytes: bodyBytes)
+        if status >= 400 { throw httpError(status) }
+        if status != 304 { try sink.finish() }
+        return DownloadResponse(status: status, url: effectiveURL(), bodyBytes: bodyBytes, etag: header("ETag"),
+                                lastModified: header("Last-Modified"))
     }
 
     // MARK: - Set-up
@@ -110,9 +111,10 @@ private final class CurlTransfer {
         })
         try check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
         try set(CURLOPT_NOPROGRESS, 0)
-        try check(ccurl_setopt_progress_callback(handle) { context, _, _, _, _ in
+        try check(ccurl_setopt_progress_callback(handle) { context, expected, received, _, _ in
             guard let context else { return 1 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().checkProgress()
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                .checkProgress(received: Int64(received), expected: Int64(expected))
         })
         try check(ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context))
     }
@@ -137,7 +139,7 @@ private final class CurlTransfer {
             checkedStatus = true
             let status = responseCode()
             if status >= 400 {
-                failure = DownloadError.httpStatus(url: request.url, status: status)
+                failure = httpError(status)
                 return ccurl_write_error()
             }
         }
@@ -158,7 +160,8 @@ private final class CurlTransfer {
     }
 
     /// The progress callback, called at least once a second: enforces the timeout and cancellation.
-    private func checkProgress() -> Int32 {
+    private func checkProgress(received: Int64, expected: Int64) -> Int32 {
+        sink.transferProgress(received: received, expected: expected > 0 ? expected : nil)
         if cancellation.isCancelled {
             failure = CancellationError()
             return 1
@@ -177,6 +180,19 @@ private final class CurlTransfer {
         var code = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
+    }
+
+    /// A response header of the last response (after redirects), wrapping `curl_easy_header`.
+    private func header(_ name: String) -> String? {
+        var header: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
+              let value = header?.pointee.value
+        else { return nil }
+        return String(cString: value)
+    }
+
+    private func httpError(_ status: Int) -> DownloadError {
+        .httpStatus(url: request.url, status: status, retryAfter: header("Retry-After"))
     }
 
     private func effectiveURL() -> String {
@@ -198,7 +214,15 @@ private final class CurlTransfer {
             return .transfer(url: request.url,
                              reason: "\(message) (only http, https and file URLs are fetched, and redirects are followed only to http and https)")
         default:
-            return .transfer(url: request.url, reason: message)
+            return .transfer(url: request.url, reason: message, transient: transientFailures.contains(result.rawValue))
         }
     }
 }
+
+/// libcurl's failures that a later attempt may not meet: name resolution and connection failures,
+/// a connection dropped or a body cut short, TLS handshakes that failed on the way.
+private let transientFailures: Set<UInt32> = Set([
+    CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_HTTP2, CURLE_PARTIAL_FILE,
+    CURLE_OPERATION_TIMEDOUT, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
+    CURLE_HTTP2_STREAM,
+].map(\.rawValue))

@@ -2,28 +2,47 @@
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A local file (a path or a `file://` URL) is missing or unreadable.
     case unreadableFile(path: String, reason: String)
-    /// The server answered with an HTTP error status.
-    case httpStatus(url: String, status: Int)
+    /// The server answered with an HTTP error status, and maybe said when to try again: its
+    /// `Retry-After`, as sent (seconds or an HTTP date).
+    case httpStatus(url: String, status: Int, retryAfter: String? = nil)
     /// The transfer took longer than its timeout.
     case timedOut(url: String, seconds: Double)
     /// The body was larger than the limit.
     case tooLarge(url: String, limit: Int64)
-    /// Anything else libcurl reports: DNS, connection, TLS, a refused redirect.
-    case transfer(url: String, reason: String)
+    /// Anything else libcurl reports: DNS, connection, TLS, a refused redirect. `transient` failures
+    /// (a refused or dropped connection, a body cut short) may succeed when tried again.
+    case transfer(url: String, reason: String, transient: Bool = false)
 
     public var description: String {
         switch self {
         case let .unreadableFile(path, reason):
             "\(path): cannot read: \(reason)"
-        case let .httpStatus(url, status):
+        case let .httpStatus(url, status, _):
             "HTTP \(status)\(httpReason(status).map { " \($0)" } ?? "") from \(url)"
         case let .timedOut(url, seconds):
             "\(url): no complete answer within \(formatSeconds(seconds)) s (see --timeout)"
         case let .tooLarge(url, limit):
             "\(url): the response is larger than \(limit) bytes (see --max-bytes)"
-        case let .transfer(url, reason):
+        case let .transfer(url, reason, _):
             "\(url): \(reason)"
         }
+    }
+
+    /// True for failures that trying again later may cure: timeouts, dropped connections, HTTP 429
+    /// and 5xx. Other 4xx, unreadable files and oversized bodies will fail the same way again.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut: true
+        case let .httpStatus(_, status, _): status == 429 || (500...599).contains(status)
+        case let .transfer(_, _, transient): transient
+        case .unreadableFile, .tooLarge: false
+        }
+    }
+
+    /// The server's `Retry-After`, as sent.
+    public var retryAfter: String? {
+        if case let .httpStatus(_, _, retryAfter) = self { return retryAfter }
+        return nil
     }
 }
 

@@ -3,7 +3,8 @@
 /// `CurlDownloader` is the real one; tests use it too, against `file://` URLs and a server of
 /// their own on 127.0.0.1.
 public protocol Downloader: Sendable {
-    /// Transfers `request`, handing its body to `sink` in order, then calls `sink.finish()`.
+    /// Transfers `request`, handing its body to `sink` in order, then calls `sink.finish()`; a
+    /// 304 Not Modified has no body, and returns without `finish()`.
     func download(_ request: DownloadRequest, into sink: some ByteSink) async throws -> DownloadResponse
 }
 
@@ -14,6 +15,13 @@ public protocol ByteSink: Sendable {
     func receive(_ bytes: UnsafeRawBufferPointer) throws
     /// Called once the whole body has arrived; throwing fails the download with that error.
     func finish() throws
+    /// How much of the transfer has arrived (as sent, before decompression), and how much is coming
+    /// when the server said so. Called often; for progress displays.
+    func transferProgress(received: Int64, expected: Int64?)
+}
+
+extension ByteSink {
+    public func transferProgress(received: Int64, expected: Int64?) {}
 }
 
 /// What to download, and the limits of the transfer.
@@ -48,10 +56,19 @@ public struct DownloadResponse: Sendable, Equatable {
     public var url: String
     /// The body's size after decompression.
     public var bodyBytes: Int64
+    /// The response's `ETag`, for the next conditional request.
+    public var etag: String?
+    /// The response's `Last-Modified`, for the next conditional request.
+    public var lastModified: String?
 
-    public init(status: Int, url: String, bodyBytes: Int64) {
+    public init(status: Int, url: String, bodyBytes: Int64, etag: String? = nil, lastModified: String? = nil) {
         self.status = status
         self.url = url
         self.bodyBytes = bodyBytes
+        self.etag = etag
+        self.lastModified = lastModified
     }
+
+    /// True for 304 Not Modified: the copy from the last fetch is current.
+    public var isNotModified: Bool { status == 304 }
 }

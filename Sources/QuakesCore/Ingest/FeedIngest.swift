@@ -2,8 +2,16 @@ import Foundation
 
 /// What ingesting one source did.
 public struct IngestReport: Sendable {
+    public enum Status: String, Sendable {
+        /// The source was downloaded and stored.
+        case ok
+        /// The server answered 304 Not Modified: nothing changed since the last fetch.
+        case notModified = "not-modified"
+    }
+
     /// The source, as the user named it.
     public var source: FeedSource
+    public var status = Status.ok
     /// What became of the usable features.
     public var counts = IngestCounts()
     /// How many features were skipped as unusable.
@@ -14,8 +22,12 @@ public struct IngestReport: Sendable {
     public var url: String
     /// The body's size after decompression.
     public var bodyBytes: Int64 = 0
-    /// How long the ingest took, download included.
+    /// How long the ingest took, download and retries included.
     public var seconds: Double = 0
+    /// How many downloads it took.
+    public var attempts = 1
+    /// The history transaction it recorded, if it changed anything.
+    public var commit: QuakeStore.Commit?
 
     /// Every feature of the document.
     public var features: Int { counts.total + skipped }
@@ -27,12 +39,14 @@ public struct IngestReport: Sendable {
 /// The download thread cuts the body into chunks (`FeedSink`); up to `decodersInFlight` chunks are
 /// decoded at once on the cooperative pool; decoded batches go to the store in document order, so
 /// the result is exactly that of a sequential ingest. Every stage holds a bounded number of chunks,
-/// so memory does not grow with the document. Any failure rolls the whole source back.
+/// so memory does not grow with the document. Any failure rolls the whole source back; transient
+/// ones (a timeout, a dropped connection, HTTP 429 or 5xx) are tried again, from the start.
 struct FeedIngest {
     var source: FeedSource
-    var request: DownloadRequest
+    var settings: FetchSettings
     var store: QuakeStore
     var downloader: any Downloader
+    var progress: ProgressDisplay.Handle?
     /// About how many bytes of features each decoder task takes at a time.
     var chunkSize = 256 * 1024
     /// How many chunks may be decoding at once.
@@ -42,17 +56,52 @@ struct FeedIngest {
     /// How many skipped features are reported in full.
     static let problemsReported = 5
 
-    func run() async throws -> IngestReport {
+    func run() async throws(IngestFailure) -> IngestReport {
         let started = ContinuousClock.now
-        let writer = BatchWriter(store: store, report: IngestReport(source: source, url: request.url))
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                var report = try await attemptOnce()
+                report.attempts = attempt
+                report.seconds = (ContinuousClock.now - started).seconds
+                return report
+            } catch {
+                let reported = Self.describe(error, source: source)
+                guard attempt <= settings.retries, let download = reported as? DownloadError, download.isTransient,
+                      let delay = retryDelay(after: attempt, retryAfter: download.retryAfter)
+                else { throw IngestFailure(error: reported, attempts: attempt) }
+                progress?.retrying(in: delay)
+                do {
+                    try await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                } catch {
+                    throw IngestFailure(error: error, attempts: attempt)
+                }
+            }
+        }
+    }
+
+    /// One download and ingest, in one transaction.
+    private func attemptOnce() async throws -> IngestReport {
+        let isHTTP = !source.url.lowercased().hasPrefix("file:")
+        let validators = isHTTP && !settings.force ? try await store.feedState(for: source.url) : nil
+        var headers: [String] = []
+        if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
+        if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+        let request = DownloadRequest(url: source.url, timeout: settings.timeout, maximumBytes: settings.maximumBytes,
+                                      userAgent: settings.userAgent, headers: headers)
+
+        let writer = BatchWriter(store: store, settings: settings, source: source, progress: progress)
         do {
             try source.checkLocalFile()
             let channel = BlockingChannel<FeedPart>(capacity: channelCapacity)
-            let sink = FeedSink(chunkSize: chunkSize, channel: channel)
+            let sink = FeedSink(chunkSize: chunkSize, channel: channel, progress: progress)
             let response = try await withThrowingTaskGroup(of: DownloadResponse.self) { group in
-                group.addTask { [downloader, request] in
+                group.addTask { [downloader] in
                     do {
-                        return try await downloader.download(request, into: sink)
+                        let response = try await downloader.download(request, into: sink)
+                        channel.finish()  // Already done for a body; a 304 has none.
+                        return response
                     } catch {
                         channel.finish(throwing: error)  // The consumer's next read throws it.
                         throw error
@@ -68,16 +117,33 @@ struct FeedIngest {
                 }
                 return try await group.next()!
             }
-            try await writer.commit()
             var report = writer.report
             report.url = response.url
             report.bodyBytes = response.bodyBytes
-            report.seconds = (ContinuousClock.now - started).seconds
+            if response.isNotModified {
+                report.status = .notModified
+                return report
+            }
+            let state = isHTTP
+                ? FeedState(url: source.url, etag: response.etag, lastModified: response.lastModified,
+                            fetched: settings.clock())
+                : nil
+            report.commit = try await writer.commit(feedState: state)
             return report
         } catch {
             await writer.rollback()
-            throw Self.describe(error, source: source)
+            throw error
         }
+    }
+
+    /// How long to wait before attempt `attempt + 1`: the server's `Retry-After` when it sent one
+    /// (nil, giving up, when that is more than ten minutes away), else exponential backoff with jitter.
+    private func retryDelay(after attempt: Int, retryAfter: String?) -> Double? {
+        if let retryAfter, let seconds = RetryAfter.seconds(retryAfter, now: settings.clock()) {
+            return seconds <= 600 ? seconds : nil
+        }
+        let backoff = min(60, settings.retryDelay * pow(2, Double(attempt - 1)))
+        return backoff * Double.random(in: 0.5...1.5)
     }
 
     /// Decodes chunks from `channel` on up to `decodersInFlight` tasks and stores them in order.
@@ -88,6 +154,7 @@ struct FeedIngest {
             var decoded: [Int: FeatureBatch] = [:]
             var inputEnded = false
             while true {
+                try Task.checkCancellation()
                 while !inputEnded, submitted - stored < decodersInFlight {
                     guard let chunk = try await Self.nextChunk(from: channel) else {
                         inputEnded = true
@@ -138,25 +205,37 @@ struct FeedIngest {
 /// Used by one task only, the ingest's; not `Sendable`.
 private final class BatchWriter {
     let store: QuakeStore
+    let settings: FetchSettings
+    let source: FeedSource
+    let progress: ProgressDisplay.Handle?
     var report: IngestReport
     private var ticket: QuakeStore.IngestTicket?
 
-    init(store: QuakeStore, report: IngestReport) {
+    init(store: QuakeStore, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?) {
         self.store = store
-        self.report = report
+        self.settings = settings
+        self.source = source
+        self.progress = progress
+        report = IngestReport(source: source, url: source.url)
     }
 
     func write(_ batch: FeatureBatch) async throws {
-        if ticket == nil { ticket = try await store.beginIngest() }
+        if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
         report.counts += try await store.ingest(batch.quakes, for: ticket!)
         report.skipped += batch.problems.count
         report.problems += batch.problems.prefix(max(0, FeedIngest.problemsReported - report.problems.count))
+        progress?.stored(report.features)
     }
 
-    func commit() async throws {
-        guard let ticket else { return }
-        try await store.commit(ticket)
+    /// Commits what was written (with `feedState`), or, when nothing was, saves `feedState` alone.
+    func commit(feedState: FeedState?) async throws -> QuakeStore.Commit? {
+        guard let ticket else {
+            if let feedState { try await store.save(feedState) }
+            return nil
+        }
+        let commit = try await store.commit(ticket, timestamp: settings.clock(), feedState: feedState)
         self.ticket = nil
+        return commit
     }
 
     func rollback() async {

@@ -11,10 +11,16 @@ enum FeedPart: Sendable {
 final class FeedSink: ByteSink {
     private let splitter: Mutex<FeedSplitter>
     private let channel: BlockingChannel<FeedPart>
+    private let progress: ProgressDisplay.Handle?
 
-    init(chunkSize: Int, channel: BlockingChannel<FeedPart>) {
+    init(chunkSize: Int, channel: BlockingChannel<FeedPart>, progress: ProgressDisplay.Handle? = nil) {
         splitter = Mutex(FeedSplitter(chunkSize: chunkSize))
         self.channel = channel
+        self.progress = progress
+    }
+
+    func transferProgress(received: Int64, expected: Int64?) {
+        progress?.transfer(received: received, expected: expected)
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer) throws {

@@ -3,7 +3,7 @@ import Foundation
 /// What a fetch did, as the text lines people read and the JSON scripts read.
 struct FetchSummary {
     var sources: [FeedSource]
-    var outcomes: [Result<IngestReport, any Error>]
+    var outcomes: [Result<IngestReport, IngestFailure>]
     var seconds: Double
 
     /// One line per source that succeeded, after a warning for each of its first skipped features:
@@ -12,6 +12,11 @@ struct FetchSummary {
         var text = ""
         for case let .success(report) in outcomes {
             let label = report.source.label
+            let timing = String(format: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
+            guard report.status == .ok else {
+                text += "\(label): not modified (\(timing))\n"
+                continue
+            }
             for problem in report.problems {
                 text += "Warning: \(label): skipped \(problem)\n"
             }
@@ -22,7 +27,7 @@ struct FetchSummary {
             text += "\(label): \(report.features) features, \(counts.inserted) new, \(counts.updated) updated, "
                 + "\(counts.unchanged) unchanged, "
                 + (counts.deleted > 0 ? "\(counts.deleted) deleted, " : "")
-                + "\(report.skipped) skipped (\(String(format: "%.2f", report.seconds)) s)\n"
+                + "\(report.skipped) skipped (\(timing))\n"
         }
         return text
     }
@@ -35,7 +40,7 @@ struct FetchSummary {
                 let counts = report.counts
                 return .object([
                     ("source", .string(source.label)),
-                    ("status", .string("ok")),
+                    ("status", .string(report.status.rawValue)),
                     ("features", .integer(report.features)),
                     ("inserted", .integer(counts.inserted)),
                     ("updated", .integer(counts.updated)),
@@ -48,14 +53,17 @@ struct FetchSummary {
                     })),
                     ("url", .string(report.url)),
                     ("bytes", .integer(report.bodyBytes)),
+                    ("attempts", .integer(report.attempts)),
+                    ("token", .integer(report.commit?.token)),
                     ("seconds", .number(rounded(report.seconds))),
                 ])
-            case let .failure(error):
+            case let .failure(failure):
                 return .object([
                     ("source", .string(source.label)),
                     ("status", .string("error")),
-                    ("error", .string(String(describing: error))),
-                    ("exitCode", .integer(Int(ExitStatus(for: error).code))),
+                    ("error", .string(String(describing: failure.error))),
+                    ("exitCode", .integer(Int(ExitStatus(for: failure).code))),
+                    ("attempts", .integer(failure.attempts)),
                 ])
             }
         }

@@ -1,14 +1,16 @@
 import SQLite
 
 /// The one owner of the database's write connection, like a background context: every write goes
-/// through it, as batches of a prepared upsert.
+/// through it, as batches of a prepared upsert, and every write that changes the store is recorded
+/// in the persistent history.
 ///
 /// It runs on a dispatch queue of its own (`QueueExecutor`), so SQLite's blocking calls never hold
 /// a thread of the cooperative pool, and its API speaks only `Sendable` values.
 ///
-/// A fetch of one source is one transaction: `beginIngest()` waits until no other ingest holds the
-/// connection, then `ingest(_:for:)` takes batches as they are decoded, and `commit(_:)` or
-/// `rollback(_:)` ends it. Readers on other connections see the whole fetch or none of it.
+/// A fetch of one source is one transaction: `beginIngest` waits until no other ingest holds the
+/// connection, then `ingest(_:for:)` takes batches as they are decoded, and `commit` or `rollback`
+/// ends it. Readers on other connections see the whole fetch or none of it. An ingest spans several
+/// calls, so the actor keeps its own lock (`activeIngest`) to keep other writes out of it.
 public actor QuakeStore {
     /// The database file.
     public nonisolated let path: String
@@ -17,7 +19,10 @@ public actor QuakeStore {
     private var openConnection: Connection?
     private let arena = TextArena()
 
-    private var activeIngest: UInt64?
+    private var activeIngest: IngestTicket?
+    /// The history of the active ingest: its transaction is opened at the first change, so that a
+    /// fetch that changes nothing writes nothing.
+    private var activeHistory: HistoryRecorder?
     private var lastIngest: UInt64 = 0
     private var ingestWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -38,25 +43,38 @@ public actor QuakeStore {
 
     // MARK: - Ingest transactions
 
-    /// A claim on the store's write transaction, from `beginIngest()` to `commit(_:)` or `rollback(_:)`.
+    /// A claim on the store's write transaction, from `beginIngest` to `commit` or `rollback`.
     public struct IngestTicket: Sendable, Equatable {
         fileprivate let number: UInt64
     }
 
-    /// Waits until no other ingest is open, then begins this one's transaction.
-    public func beginIngest() async throws(StoreError) -> IngestTicket {
+    /// What a committed ingest recorded in the history.
+    public struct Commit: Sendable, Equatable {
+        /// The transaction's token, or nil when nothing changed and nothing was recorded.
+        public var token: Int64?
+        public var inserted = 0
+        public var updated = 0
+        public var deleted = 0
+    }
+
+    /// Waits until no other ingest is open, then begins this one's transaction, recorded in the
+    /// history under `author` and `source`.
+    public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         while activeIngest != nil {
             await withCheckedContinuation { ingestWaiters.append($0) }
         }
         lastIngest += 1
-        activeIngest = lastIngest
         do {
-            try connection().begin(.immediate)
+            let writer = try connection()
+            try writer.begin(.immediate)
+            activeIngest = IngestTicket(number: lastIngest)
+            activeHistory = HistoryRecorder(connection: writer, author: author, source: source)
+            return activeIngest!
         } catch {
+            try? openConnection?.rollback()
             endIngest()
             throw StoreError(path: path, error)
         }
-        return IngestTicket(number: lastIngest)
     }
 
     /// Stores a batch of features in the ingest's transaction and says what became of each.
@@ -65,10 +83,10 @@ public actor QuakeStore {
         var counts = IngestCounts()
         do {
             let writer = try connection()
-            let statements = try IngestStatements(writer)
+            let statements = try IngestStatements(writer, history: activeHistory!)
             defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
             for quake in quakes {
-                try apply(quake, with: statements, counts: &counts)
+                try statements.apply(quake, arena: arena, counts: &counts)
             }
         } catch {
             throw StoreError(path: path, error)
@@ -76,23 +94,73 @@ public actor QuakeStore {
         return counts
     }
 
-    /// Makes the ingest permanent.
-    public func commit(_ ticket: IngestTicket) throws(StoreError) {
+    /// Makes the ingest permanent: closes its history transaction at `timestamp` (dropping it when
+    /// nothing changed), saves `feedState` for the next conditional request, and commits.
+    public func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError) -> Commit {
         try checkActive(ticket)
         defer { endIngest() }
         do {
-            try connection().commit()
+            let writer = try connection()
+            let history = try HistoryStatements(writer)
+            let commit = try activeHistory!.token.map { try history.finishTransaction($0, timestamp: timestamp) }
+                ?? Commit(token: nil)
+            if let feedState { try history.save(feedState) }
+            try writer.commit()
+            return commit
         } catch {
             try? openConnection?.rollback()
             throw StoreError(path: path, error)
         }
     }
 
-    /// Undoes the ingest; the database is as it was before `beginIngest()`.
+    /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
-        guard activeIngest == ticket.number else { return }
+        guard activeIngest == ticket else { return }
         try? openConnection?.rollback()
         endIngest()
+    }
+
+    // MARK: - Other writes
+
+    /// Saves the validators of a URL outside any ingest (after a fetch that stored nothing).
+    public func save(_ feedState: FeedState) async throws(StoreError) {
+        try await exclusively { writer in
+            try HistoryStatements(writer).save(feedState)
+        }
+    }
+
+    /// The validators saved for `url`, for a conditional request.
+    public func feedState(for url: String) throws(StoreError) -> FeedState? {
+        do {
+            return try HistoryStatements(try connection()).feedState(for: url)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Deletes the events older than `cutoff` (by event time) as one transaction of author `prune`,
+    /// and the history transactions older than `historyCutoff`; with `dryRun`, only counts them.
+    public func prune(eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64,
+                      dryRun: Bool) async throws(StoreError) -> PruneResult
+    {
+        try await exclusively { writer in
+            let history = try HistoryStatements(writer)
+            var result = PruneResult()
+            if let cutoff {
+                result.events = try history.countEvents(before: cutoff)
+                if !dryRun, result.events > 0 {
+                    let token = try history.beginTransaction(author: "prune", source: nil)
+                    try history.deleteEvents(before: cutoff, token: token)
+                    result.token = try history.finishTransaction(token, timestamp: timestamp).token
+                }
+            }
+            if let historyCutoff {
+                result.transactions = try history.countTransactions(before: historyCutoff)
+                if !dryRun { try history.deleteTransactions(before: historyCutoff) }
+            }
+            if dryRun { try writer.rollback() }
+            return result
+        }
     }
 
     // MARK: - Private
@@ -104,186 +172,62 @@ public actor QuakeStore {
         return connection
     }
 
+    /// Runs `body` in a transaction of its own, once no ingest holds the connection.
+    private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result {
+        while activeIngest != nil {
+            await withCheckedContinuation { ingestWaiters.append($0) }
+        }
+        do {
+            let writer = try connection()
+            try writer.begin(.immediate)
+            do {
+                let result = try body(writer)
+                if writer.isInTransaction { try writer.commit() }
+                return result
+            } catch {
+                try? writer.rollback()
+                throw error
+            }
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
     private func checkActive(_ ticket: IngestTicket) throws(StoreError) {
-        guard activeIngest == ticket.number else {
+        guard activeIngest == ticket else {
             throw StoreError(path: path, "the ingest transaction has already ended")
         }
     }
 
     private func endIngest() {
         activeIngest = nil
+        activeHistory = nil
         if !ingestWaiters.isEmpty { ingestWaiters.removeFirst().resume() }
     }
-
-    /// Upserts one feature, following USGS's identity rules.
-    ///
-    /// A feature is the same event as every stored event it shares an id with: its own id, an id
-    /// in its `ids`, or an id in their `ids` (through `quake_alias`). The newest version wins (see
-    /// `Version`) and one row remains, under the winner's id. A feature no newer than what is stored
-    /// changes nothing; one with status `deleted` removes its event.
-    private func apply(_ quake: Quake, with statements: IngestStatements, counts: inout IngestCounts) throws {
-        let incoming = Version(updated: quake.updated, feedGenerated: quake.feedGenerated)
-        let otherIDs = quake.allIDs.map(String.init).filter { $0 != quake.id }
-        var matches: [StoredEvent] = []
-        func addMatch(_ id: String) throws {
-            guard !matches.contains(where: { $0.id == id }), let event = try statements.storedEvent(id) else { return }
-            matches.append(event)
-        }
-        try addMatch(quake.id)
-        for id in [quake.id] + otherIDs {
-            if id != quake.id { try addMatch(id) }
-            if let owner = try statements.aliasOwner(id), owner != quake.id { try addMatch(owner) }
-        }
-
-        if quake.isDeleted {
-            guard !matches.isEmpty, matches.allSatisfy({ incoming > $0.version }) else {
-                counts.unchanged += 1
-                return
-            }
-            for event in matches { try statements.delete(event.id) }
-            counts.deleted += 1
-            return
-        }
-        guard !matches.isEmpty else {
-            try statements.upsert(quake, arena: arena)
-            try statements.addAliases(otherIDs, for: quake.id)
-            counts.inserted += 1
-            return
-        }
-        if matches.allSatisfy({ incoming > $0.version }) {
-            let previous = matches.first { $0.id == quake.id }
-            if matches.count == 1, let previous, previous.version.updated == incoming.updated {
-                // Newer only by its feed: a change only if USGS rewrote something, such as the place.
-                guard try statements.updateIfDifferent(quake, arena: arena) else {
-                    counts.unchanged += 1
-                    return
-                }
-            } else {
-                for event in matches where event.id != quake.id { try statements.delete(event.id) }
-                try statements.upsert(quake, arena: arena)
-            }
-            if previous?.ids != quake.ids {
-                try statements.removeAliases(of: quake.id)
-                try statements.addAliases(otherIDs, for: quake.id)
-            }
-            counts.updated += 1
-        } else {
-            // A stored version is at least as new: it stays, and absorbs any other stored versions
-            // of the event this feature has just shown to be the same.
-            let newest = matches.max { $0.version < $1.version }!
-            let others = matches.filter { $0.id != newest.id }
-            for event in others { try statements.delete(event.id) }
-            if others.isEmpty { counts.unchanged += 1 } else { counts.updated += 1 }
-        }
-    }
 }
 
-/// A stored event that is the same event as an incoming feature.
-private struct StoredEvent {
-    var id: String
-    var version: Version
-    var ids: String?
+/// What `prune` deleted, or would delete.
+public struct PruneResult: Sendable, Equatable {
+    /// Events older than the cutoff.
+    public var events = 0
+    /// History transactions older than the history cutoff.
+    public var transactions = 0
+    /// The history token of the prune, when it deleted events.
+    public var token: Int64?
 }
 
-/// How recent a version of an event is: by `updated`, then, for equal `updated`, by when its feed
-/// was generated, since USGS rewrites place names without touching `updated`. Missing times are
-/// older than any; equal versions are the same version.
-private struct Version: Comparable {
-    var updated: Int64?
-    var feedGenerated: Int64?
+/// The validators of a URL's last response, sent back as `If-None-Match` and `If-Modified-Since`.
+public struct FeedState: Sendable, Equatable {
+    public var url: String
+    public var etag: String?
+    public var lastModified: String?
+    /// When the response came, in milliseconds since 1970.
+    public var fetched: Int64
 
-    static func < (lhs: Version, rhs: Version) -> Bool {
-        func order(_ time: Int64?) -> Int64 { time ?? .min }
-        return (order(lhs.updated), order(lhs.feedGenerated)) < (order(rhs.updated), order(rhs.feedGenerated))
-    }
-}
-
-/// The prepared statements of an ingest, compiled once per connection through its statement cache.
-private struct IngestStatements {
-    let upsert: Statement
-    let updateIfDifferent: Statement
-    private let selectEvent: Statement
-    private let selectAlias: Statement
-    private let deleteEvent: Statement
-    private let deleteAliases: Statement
-    private let insertAlias: Statement
-
-    private let connection: Connection
-
-    init(_ connection: Connection) throws {
-        self.connection = connection
-        upsert = try connection.statement(Self.upsertSQL)
-        updateIfDifferent = try connection.statement(Self.updateIfDifferentSQL)
-        selectEvent = try connection.statement("SELECT updated, generated, ids FROM quake WHERE id = ?1")
-        selectAlias = try connection.statement("SELECT id FROM quake_alias WHERE alias = ?1")
-        deleteEvent = try connection.statement("DELETE FROM quake WHERE id = ?1")
-        deleteAliases = try connection.statement("DELETE FROM quake_alias WHERE id = ?1")
-        insertAlias = try connection.statement("INSERT OR REPLACE INTO quake_alias (alias, id) VALUES (?1, ?2)")
-    }
-
-    /// Inserts a row, or replaces every column of the row with its id; parameters in column order.
-    private static let upsertSQL = """
-        INSERT INTO quake (\(QuakeColumns.list))
-        VALUES (\(QuakeColumns.names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
-        ON CONFLICT (id) DO UPDATE SET \(QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-        """
-
-    /// Replaces the row with id ?1 only when a column other than `generated` differs, compared
-    /// NULL-safely with `IS NOT`, so a version that changes no event data leaves the row alone.
-    private static let updateIfDifferentSQL: String = {
-        let columns = QuakeColumns.names.enumerated().dropFirst()
-        let assignments = columns.map { "\($0.element) = ?\($0.offset + 1)" }
-        let differences = columns.filter { $0.element != "generated" }.map { "\($0.element) IS NOT ?\($0.offset + 1)" }
-        return """
-            UPDATE quake SET \(assignments.joined(separator: ", "))
-            WHERE id = ?1 AND (\(differences.joined(separator: " OR ")))
-            """
-    }()
-
-    func storedEvent(_ id: String) throws -> StoredEvent? {
-        defer { selectEvent.reset() }
-        try selectEvent.bind(id, at: 1)
-        guard try selectEvent.step() else { return nil }
-        return StoredEvent(id: id, version: Version(updated: selectEvent.int64(at: 0), feedGenerated: selectEvent.int64(at: 1)),
-                           ids: selectEvent.string(at: 2))
-    }
-
-    func aliasOwner(_ id: String) throws -> String? {
-        defer { selectAlias.reset() }
-        try selectAlias.bind(id, at: 1)
-        guard try selectAlias.step() else { return nil }
-        return selectAlias.string(at: 0)
-    }
-
-    func upsert(_ quake: Quake, arena: TextArena) throws {
-        try QuakeColumns.bind(quake, to: upsert, arena: arena)
-        try upsert.run()
-    }
-
-    /// Rewrites the stored row of `quake` when its event data differs; returns true when it did.
-    func updateIfDifferent(_ quake: Quake, arena: TextArena) throws -> Bool {
-        defer { updateIfDifferent.clearBindings() }
-        try QuakeColumns.bind(quake, to: updateIfDifferent, arena: arena)
-        try updateIfDifferent.run()
-        return connection.changes > 0
-    }
-
-    func delete(_ id: String) throws {
-        try deleteEvent.bind(id, at: 1)
-        try deleteEvent.run()
-        try removeAliases(of: id)
-    }
-
-    func removeAliases(of id: String) throws {
-        try deleteAliases.bind(id, at: 1)
-        try deleteAliases.run()
-    }
-
-    func addAliases(_ aliases: [String], for id: String) throws {
-        for alias in aliases {
-            try insertAlias.bind(alias, at: 1)
-            try insertAlias.bind(id, at: 2)
-            try insertAlias.run()
-        }
+    public init(url: String, etag: String?, lastModified: String?, fetched: Int64) {
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+        self.fetched = fetched
     }
 }

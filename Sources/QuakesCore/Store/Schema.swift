@@ -5,7 +5,11 @@ import SQLite
 /// `quake` holds one row per event with a typed column for every USGS summary property, named as in
 /// the feed, so the file reads naturally in `sqlite3`. `quake_alias` maps every other id an event
 /// has had (from its `ids` property) to the id it is stored under, which is how a re-identified event
-/// is found again. Never edit a released migration: add one at the end.
+/// is found again. `history_transaction` and `history_change` are the persistent history: one row per
+/// write that changed the store, and its net change per event id (`existed` before it, `remains`
+/// after it). `AUTOINCREMENT` keeps tokens from ever being reused, even after history is pruned.
+/// `feed_state` keeps each URL's ETag and Last-Modified for conditional requests. Never edit a
+/// released migration: add one at the end.
 enum Schema {
     static let migrator = Migrator(migrations: [
         // 1: events and their aliases.
@@ -51,6 +55,33 @@ enum Schema {
             id    TEXT NOT NULL
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX quake_alias_id ON quake_alias (id);
+        """,
+        // 2: persistent history, and the validators of conditional requests.
+        """
+        CREATE TABLE history_transaction (
+            token     INTEGER PRIMARY KEY AUTOINCREMENT,
+            timestamp INTEGER NOT NULL,
+            author    TEXT    NOT NULL,
+            source    TEXT,
+            inserted  INTEGER NOT NULL DEFAULT 0,
+            updated   INTEGER NOT NULL DEFAULT 0,
+            deleted   INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        CREATE INDEX history_transaction_timestamp ON history_transaction (timestamp);
+        CREATE TABLE history_change (
+            token   INTEGER NOT NULL,
+            id      TEXT    NOT NULL,
+            change  TEXT,
+            existed INTEGER NOT NULL,
+            remains INTEGER NOT NULL,
+            PRIMARY KEY (token, id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE feed_state (
+            url           TEXT NOT NULL PRIMARY KEY,
+            etag          TEXT,
+            last_modified TEXT,
+            fetched       INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
         """,
     ])
 }

@@ -17,6 +17,8 @@ public struct Environment: Sendable {
     public var downloader: any Downloader
     /// The current time in milliseconds since 1970 UTC.
     public var clock: @Sendable () -> Int64
+    /// SIGINT and SIGTERM, as cancellation.
+    public var interruption = Interruption()
 
     public init(variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
                 standardError: any TextOutput, standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
@@ -33,15 +35,17 @@ public struct Environment: Sendable {
         self.clock = clock
     }
 
-    /// The real world of this process.
-    public static func current() -> Environment {
+    /// The real world of this process, interrupted by its signals through `interruption`.
+    public static func current(interruption: Interruption = Interruption()) -> Environment {
         let variables = ProcessInfo.processInfo.environment
-        return Environment(variables: variables,
+        var environment = Environment(variables: variables,
                            currentDirectory: FileManager.default.currentDirectoryPath,
                            standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
                            standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
                            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
                            terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
+        environment.interruption = interruption
+        return environment
     }
 
     /// The terminal's width: from the terminal itself, else `COLUMNS`, else 80.

@@ -26,12 +26,20 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     public static let ioError = ExitStatus(code: 74, name: "EX_IOERR")
     /// Another process holds the database; trying later may work.
     public static let temporaryFailure = ExitStatus(code: 75, name: "EX_TEMPFAIL")
+    /// SIGINT ended the command (128 + 2).
+    public static let interrupted = ExitStatus(code: 130, name: "SIGINT")
+    /// SIGTERM ended the command (128 + 15).
+    public static let terminated = ExitStatus(code: 143, name: "SIGTERM")
 
     public var description: String { "\(code) (\(name))" }
 
     /// The status a run that failed with `error` ends with.
     public init(for error: any Error) {
         switch error {
+        case let failure as IngestFailure:
+            self.init(for: failure.error)
+        case is LockedError:
+            self = .temporaryFailure
         case is UsageError:
             self = .usage
         case is FeedError:

@@ -1,0 +1,30 @@
+/// Fetches several sources at once into one store, each in its own transaction, and reports on each
+/// in the order given: what `quakes fetch` and every pass of `quakes watch` do.
+struct Fetch {
+    var sources: [FeedSource]
+    var settings: FetchSettings
+    var store: QuakeStore
+    var downloader: any Downloader
+    /// The progress line, when one is drawn.
+    var progress: ProgressDisplay?
+
+    func run() async -> [Result<IngestReport, IngestFailure>] {
+        await withTaskGroup(of: (Int, Result<IngestReport, IngestFailure>).self) { group in
+            for (position, source) in sources.enumerated() {
+                let ingest = FeedIngest(source: source, settings: settings, store: store, downloader: downloader,
+                                        progress: progress?.handle(for: source.label))
+                group.addTask {
+                    defer { ingest.progress?.finished() }
+                    do throws(IngestFailure) {
+                        return (position, .success(try await ingest.run()))
+                    } catch {
+                        return (position, .failure(error))
+                    }
+                }
+            }
+            var outcomes = [Result<IngestReport, IngestFailure>?](repeating: nil, count: sources.count)
+            for await (position, outcome) in group { outcomes[position] = outcome }
+            return outcomes.compactMap { $0 }
+        }
+    }
+}
