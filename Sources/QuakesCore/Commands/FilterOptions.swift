@@ -97,6 +97,11 @@ struct FilterOptions: Sendable, Equatable {
 
     /// "Now": `--now`, else `QUAKES_NOW`, else the clock.
     func now(in environment: Environment) throws(UsageError) -> Int64 {
+        try Self.now(now, in: environment)
+    }
+
+    /// "Now": `option` (a `--now` value), else `QUAKES_NOW`, else the clock.
+    static func now(_ now: Moment?, in environment: Environment) throws(UsageError) -> Int64 {
         let clock = environment.clock()
         if let now { return now.resolve(now: clock) }
         if let text = environment.variables["QUAKES_NOW"], !text.isEmpty {
@@ -106,6 +111,14 @@ struct FilterOptions: Sendable, Equatable {
             return moment.resolve(now: clock)
         }
         return clock
+    }
+
+    /// True when the filter moves with the clock (`--last`, or a bound given as a duration), so a
+    /// result set can change without any write.
+    var dependsOnNow: Bool {
+        guard now == nil else { return false }
+        if last != nil { return true }
+        return [since, until].contains { if case .beforeNow = $0 { true } else { false } }
     }
 
     /// The filter, with time bounds resolved against "now".

@@ -5,7 +5,10 @@ public enum Quakes {
     public static let version = "0.1.0"
 
     /// Every subcommand, in the order help lists them.
-    static let commands: [any Command.Type] = [FetchCommand.self, CountCommand.self, ListCommand.self, ShowCommand.self]
+    static let commands: [any Command.Type] = [
+        FetchCommand.self, CountCommand.self, ListCommand.self, ShowCommand.self, HistoryCommand.self,
+        PruneCommand.self, WatchCommand.self,
+    ]
 
     static let help = CommandHelp(
         commandName: "quakes",

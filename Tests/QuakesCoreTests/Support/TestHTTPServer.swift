@@ -17,16 +17,27 @@ final class TestHTTPServer: Sendable {
         case silence
         /// Sends headers, then body bytes until the client goes away.
         case endless
+        /// 200 with an `ETag` and `Last-Modified`, or 304 when the request's validators match.
+        case conditional(body: [UInt8], etag: String?, lastModified: String?)
+        /// Each request gets the next route; the last one repeats.
+        indirect case sequence([Route])
+        /// Announces the whole body's length, sends `sent` bytes of it, and closes the connection.
+        case truncated(body: [UInt8], sent: Int)
+        /// Sends the body in `pieces` parts, `pause` seconds apart.
+        case slow(body: [UInt8], pieces: Int, pause: Double)
     }
 
     struct Request: Sendable {
         var path: String
         var headers: [String: String]
+        /// When the request came, on the monotonic clock.
+        var time = ContinuousClock.now
     }
 
     let port: UInt16
     private let listener: Int32
     private let routes = Mutex<[String: Route]>([:])
+    private let served = Mutex<[String: Int]>([:])
     private let requests = Mutex<[Request]>([])
     private let stopped = Atomic<Bool>(false)
 
@@ -105,8 +116,37 @@ final class TestHTTPServer: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(connection) else { return }
         requests.withLock { $0.append(request) }
-        let route = routes.withLock { $0[request.path] }
+        var route = routes.withLock { $0[request.path] }
+        if case let .sequence(steps)? = route {
+            let count = served.withLock { served in
+                defer { served[request.path, default: 0] += 1 }
+                return served[request.path, default: 0]
+            }
+            route = steps[min(count, steps.count - 1)]
+        }
         switch route {
+        case .sequence?:
+            send(connection, status: 500, headers: [], body: Array("nested sequence\n".utf8))
+        case let .conditional(body, etag, lastModified)?:
+            let matches = (etag != nil && request.headers["if-none-match"] == etag)
+                || (etag == nil && lastModified != nil && request.headers["if-modified-since"] == lastModified)
+            let validators = (etag.map { ["ETag: \($0)"] } ?? []) + (lastModified.map { ["Last-Modified: \($0)"] } ?? [])
+            if matches {
+                write(connection, Array("HTTP/1.1 304 Not Modified\r\n\(validators.map { $0 + "\r\n" }.joined())Connection: close\r\n\r\n".utf8))
+            } else {
+                send(connection, status: 200, headers: validators, body: body)
+            }
+        case let .truncated(body, sent)?:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            write(connection, Array(head.utf8) + body.prefix(sent))
+        case let .slow(body, pieces, pause)?:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            write(connection, Array(head.utf8))
+            let size = (body.count + pieces - 1) / max(1, pieces)
+            for start in stride(from: 0, to: body.count, by: max(1, size)) {
+                Thread.sleep(forTimeInterval: pause)
+                guard write(connection, Array(body[start..<min(body.count, start + size)])) else { return }
+            }
         case nil:
             send(connection, status: 404, headers: [], body: Array("no route for \(request.path)\n".utf8))
         case let .respond(status, headers, body):

@@ -1,0 +1,117 @@
+/// `quakes history`: the persistent history, a transaction log with tokens and authors, for scripts
+/// that want to know what changed since they last looked.
+struct HistoryCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes history",
+        abstract: "List the transactions that changed the database, and what they changed.",
+        discussion: """
+            Every fetch or prune that changes the store records one transaction with a strictly \
+            increasing token. To follow changes from a script: t=$(cat state); quakes history --since \
+            "$t" --changes --format ndjson; quakes history --last-token > state
+            """,
+        options: [
+            DatabaseLocation.option,
+            .init("since", value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0"),
+            .init("author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
+            .init("changes", help: "Include each transaction's changed event ids and how they changed."),
+            .init("last-token", help: "Print only the newest token (0 when there is none)."),
+            .init("format", value: "format", help: "table, json or ndjson.", default: "table"),
+            CommonOptions.utc,
+        ])
+
+    enum Format: String, Sendable {
+        case table, json, ndjson
+    }
+
+    var arguments: ParsedArguments
+    var since: Int64
+    var author: String?
+    var withChanges: Bool
+    var lastTokenOnly: Bool
+    var format: Format
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+        self.arguments = arguments
+        since = try arguments.value("since", expected: "a token, a whole number 0 or more") { text in
+            Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+        } ?? 0
+        author = arguments.value("author")
+        withChanges = arguments.flag("changes")
+        lastTokenOnly = arguments.flag("last-token")
+        format = try arguments.value("format", expected: "table, json or ndjson") { Format(rawValue: $0) } ?? .table
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        let zone = CommonOptions.zone(arguments, in: environment)
+        let output = environment.standardOutput
+        let (since, author, withChanges, lastTokenOnly, format) = (since, author, withChanges, lastTokenOnly, format)
+        try await Blocking.run {
+            try HistoryReader.reading(path) { reader in
+                if lastTokenOnly {
+                    output.writeLine(String(try reader.lastToken()))
+                    return
+                }
+                var first = true
+                if format == .table {
+                    output.writeLine("TOKEN  TIME (\(zone.name))".padding(to: 28) + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
+                }
+                if format == .json { output.write("[") }
+                try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
+                    switch format {
+                    case .json: output.write((first ? "\n" : ",\n") + Self.json(transaction).serialized())
+                    case .ndjson: output.writeLine(Self.json(transaction).serialized())
+                    case .table: output.write(Self.table(transaction, zone: zone))
+                    }
+                    first = false
+                    return !output.isClosed
+                }
+                if format == .json { output.write(first ? "]\n" : "\n]\n") }
+            }
+        }
+        return .success
+    }
+
+    /// `{"token":n,"timestamp":…,"author":…,"source":…,"inserted":n,"updated":n,"deleted":n,"changes":[…]}`.
+    static func json(_ transaction: HistoryTransaction) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("token", .integer(transaction.token)),
+            ("timestamp", .string(CivilTime.iso8601(transaction.timestamp))),
+            ("author", .string(transaction.author)),
+            ("source", .string(transaction.source)),
+            ("inserted", .integer(transaction.inserted)),
+            ("updated", .integer(transaction.updated)),
+            ("deleted", .integer(transaction.deleted)),
+        ]
+        if let changes = transaction.changes {
+            members.append(("changes", .array(changes.map { change in
+                .object([("id", .string(change.id)), ("change", .string(change.kind.rawValue))])
+            })))
+        }
+        return .object(members)
+    }
+
+    /// One aligned line per transaction, then, indented, one per change.
+    static func table(_ transaction: HistoryTransaction, zone: DisplayZone) -> String {
+        let time = zone.fields(transaction.timestamp)
+        var text = String(transaction.token).leftPadded(to: 5, with: " ") + "  "
+            + "\(CivilTime.date(time)) \(CivilTime.clock(time))".padding(to: 21)
+            + TerminalText.escaped(transaction.author).padding(to: 10)
+            + String(transaction.inserted).leftPadded(to: 10, with: " ")
+            + String(transaction.updated).leftPadded(to: 10, with: " ")
+            + String(transaction.deleted).leftPadded(to: 10, with: " ") + "  "
+            + TerminalText.escaped(transaction.source ?? "-") + "\n"
+        for change in transaction.changes ?? [] {
+            text += "       " + change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id) + "\n"
+        }
+        return text
+    }
+}
+
+extension String {
+    /// The text followed by spaces up to `width` columns (at least one space when it is longer).
+    func padding(to width: Int) -> String {
+        TerminalText.padded(self, to: width - 1) + " "
+    }
+}
