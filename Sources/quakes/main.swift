@@ -1,10 +1,12 @@
 import Foundation
 import QuakesCore
 
-// Before anything else starts a thread: SIGINT and SIGTERM become cancellation (see Interruption).
+// SIGINT and SIGTERM become cancellation of the command (see Interruption), for as long as
+// `signals` lives: to the end of the process.
 let interruption = Interruption()
-interruption.listenToSignals()
+let signals = interruption.listenToSignals()
 // A closed pipe (`quakes list | head`) then ends the command quietly through EPIPE, not SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 let status = await Quakes.main(Array(CommandLine.arguments.dropFirst()), in: .current(interruption: interruption))
+withExtendedLifetime(signals) {}
 exit(status.code)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -38,25 +39,20 @@ public final class Interruption: Sendable {
         if interrupted { handler() }
     }
 
-    /// Handles SIGINT and SIGTERM from now on, instead of letting them kill the process: they are
-    /// blocked in every thread and taken, one at a time, by a thread waiting in `sigwait`.
+    /// Handles SIGINT and SIGTERM from now on, instead of letting them kill the process. Keep the
+    /// returned value for as long as signals should be handled: it owns the dispatch sources.
     ///
-    /// Call it first thing in `main`, before any other thread starts: a thread that does not block
-    /// the signals could still be picked to die of them.
-    public func listenToSignals() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)  // Inherited by every thread started from here on.
-        let waited = signals
-        Thread { [self] in
-            var signals = waited
-            var received: Int32 = 0
-            while true {
-                if sigwait(&signals, &received) == 0 { interrupt(received) }
-            }
-        }.start()
+    /// The signals' default action is set to ignore first, so that no thread dies of them; the
+    /// dispatch sources still see them (libdispatch catches them itself) and call `interrupt(_:)`.
+    public func listenToSignals() -> SignalSources {
+        let sources = [SIGINT, SIGTERM].map { number in
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "quakes.signals"))
+            source.setEventHandler { [self] in interrupt(number) }
+            source.resume()
+            return source
+        }
+        return SignalSources(sources)
     }
 
     /// The exit status for an interruption by `signal`: 128 plus its number, as shells report it.
@@ -71,5 +67,14 @@ public final class Interruption: Sendable {
         case SIGTERM: "SIGTERM"
         default: "signal \(signal)"
         }
+    }
+}
+
+/// The dispatch sources that deliver SIGINT and SIGTERM; signals are handled while they live.
+public final class SignalSources {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ sources: [any DispatchSourceSignal]) {
+        self.sources = sources
     }
 }

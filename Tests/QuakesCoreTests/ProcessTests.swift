@@ -1,0 +1,140 @@
+import Foundation
+@testable import QuakesCore
+import SQLite
+import Testing
+
+/// Every row of every table of a database, to compare what it holds after a process died.
+struct DatabaseContent: Equatable {
+    var tables: [String: [[String]]]
+
+    init(path: String) throws {
+        let connection = try Connection(path: path, mode: .readOnly)
+        tables = [:]
+        for table in ["quake", "quake_alias", "history_transaction", "history_change", "feed_state"] {
+            let statement = try connection.prepare("SELECT * FROM \(table) ORDER BY 1, 2")
+            var rows: [[String]] = []
+            while try statement.step() {
+                rows.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" })
+            }
+            tables[table] = rows
+        }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    static func integrity(of path: String) throws -> String? {
+        try Connection(path: path, mode: .readOnly).pragma("integrity_check")
+    }
+}
+
+/// The built binary under signals, `kill -9` and a second writer, as cron would run it.
+@Suite(.serialized) struct ProcessTests {
+    /// A feed that takes the debug binary a few seconds to ingest, written once.
+    private static let bigFeed: String = {
+        let path = NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
+        try? LargeFeed.write(count: 60_000, to: path)
+        return path
+    }()
+
+    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = BinaryTests.executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    private func finish(_ process: Process, _ errors: Pipe) -> String {
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// A database holding one small feed, and its content.
+    private func seeded(_ folder: TemporaryDirectory) async throws -> (String, DatabaseContent) {
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        return (database, try DatabaseContent(path: database))
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT")])
+    func aSignalDuringAnIngestRollsBackAndExitsWith128PlusTheSignal(signal: Int32, status: Int32, name: String) async throws {
+        let folder = try TemporaryDirectory()
+        let (database, before) = try await seeded(folder)
+        let (process, errors) = try start(["fetch", "--db", database, Self.bigFeed])
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(process.isRunning, "the ingest ended before the signal")
+        kill(process.processIdentifier, signal)
+        let message = finish(process, errors)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == status)
+        #expect(message == "Error: interrupted by \(name); nothing unfinished was stored\n")
+        #expect(try DatabaseContent.integrity(of: database) == "ok")
+        #expect(try DatabaseContent(path: database) == before)
+        let next = await QuakesRun.fetch([Fixtures.path(Fixtures.nullMagnitude)], database: database)
+        #expect(next.status == .success)
+    }
+
+    @Test func killNineLeavesOnlyTheFetchesThatCompleted() async throws {
+        let folder = try TemporaryDirectory()
+        let (database, before) = try await seeded(folder)
+        for delay in [300, 900, 1500] {
+            let (process, errors) = try start(["fetch", "--db", database, Self.bigFeed])
+            try await Task.sleep(for: .milliseconds(delay))
+            #expect(process.isRunning)
+            kill(process.processIdentifier, SIGKILL)
+            _ = finish(process, errors)
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(try DatabaseContent.integrity(of: database) == "ok")
+            #expect(try DatabaseContent(path: database) == before)
+        }
+        // The lock died with the process: the next fetch goes ahead at once.
+        let next = await QuakesRun.fetch([Fixtures.path(Fixtures.nullMagnitude)], database: database)
+        #expect(next.status == .success)
+        #expect(try QuakeReader(path: database).count() == 18 + 328)
+    }
+
+    @Test func aSecondWriterWaitsOrExits75() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        // Hold the lock from here, as another quakes process would.
+        let descriptor = open(database + ".lock", O_RDWR | O_CREAT, 0o644)
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let busy = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        #expect(busy.status == .temporaryFailure)
+        #expect(busy.status.code == 75)
+        #expect(busy.standardError == "Error: another quakes process is writing to \(database) (see --wait)\n")
+        let prune = await QuakesRun.run(["prune", "--db", database, "--older-than", "1d"])
+        #expect(prune.status.code == 75)
+
+        Task {
+            try await Task.sleep(for: .milliseconds(500))
+            close(descriptor)
+        }
+        let patient = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database, ["--wait", "10"])
+        #expect(patient.status == .success)
+        #expect(try QuakeReader(path: database).count() == 18)
+    }
+
+    @Test func twoFetchProcessesAtOnceLeaveAConsistentDatabase() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let (first, firstErrors) = try start(["fetch", "--db", database, Self.bigFeed])
+        try await Task.sleep(for: .milliseconds(500))
+        let (second, secondErrors) = try start(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
+        let refused = finish(second, secondErrors)
+        #expect(second.terminationStatus == 75)
+        #expect(refused.hasPrefix("Error: another quakes process is writing to"))
+        let (third, thirdErrors) = try start(["fetch", "--db", database, "--wait", "120", Fixtures.path(Fixtures.nullPlaces)])
+        _ = finish(first, firstErrors)
+        _ = finish(third, thirdErrors)
+        #expect(first.terminationStatus == 0)
+        #expect(third.terminationStatus == 0)
+        #expect(try DatabaseContent.integrity(of: database) == "ok")
+        #expect(try QuakeReader(path: database).count() == 60_000 + 667)
+        let history = await QuakesRun.run(["history", "--db", database, "--format", "ndjson"])
+        #expect(history.standardOutput.split(separator: "\n").count == 2)
+    }
+}
