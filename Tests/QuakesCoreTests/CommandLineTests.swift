@@ -153,6 +153,12 @@ import Testing
                                           and in sections.
                   show                    Show every field of one event, unknown properties
                                           included.
+                  history                 List the transactions that changed the database, and
+                                          what they changed.
+                  prune                   Delete events older than a duration, or history older
+                                          than a duration.
+                  watch                   Fetch a feed every interval and print how the result
+                                          of a query changes.
                   help                    Show subcommand help information.
 
                   See 'quakes help <subcommand>' for detailed help.
