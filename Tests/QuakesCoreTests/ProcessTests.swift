@@ -137,4 +137,23 @@ struct DatabaseContent: Equatable {
         let history = await QuakesRun.run(["history", "--db", database, "--format", "ndjson"])
         #expect(history.standardOutput.split(separator: "\n").count == 2)
     }
+
+    @Test func sigintEndsAWatchCleanly() async throws {
+        let folder = try TemporaryDirectory()
+        let (database, _) = try await seeded(folder)
+        let process = Process()
+        process.executableURL = BinaryTests.executable
+        process.arguments = ["watch", "--no-fetch", "--db", database, "--interval", "0.2s", "--format", "ndjson"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .milliseconds(800))
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(text.split(separator: "\n").count == 18)
+    }
 }
