@@ -24,12 +24,12 @@ let package = Package(
         .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl"]),
         // A few lines that hand the process to QuakesCore.
         .executableTarget(name: "quakes", dependencies: ["QuakesCore"]),
+        // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
+        .target(name: "LocalHTTPServer"),
+        // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
+        .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(
-            name: "QuakesCoreTests",
-            dependencies: ["QuakesCore", "SQLite"],
-            resources: []
-        ),
+        .testTarget(name: "QuakesCoreTests", dependencies: ["QuakesCore", "SQLite", "LocalHTTPServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

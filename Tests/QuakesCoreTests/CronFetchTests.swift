@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 @testable import QuakesCore
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     }
 
     @Test func anUnchangedFeedIs304WritesNothingAndRecordsNoTransaction() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/feed", .conditional(body: try body(), etag: "\"v1\"", lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func lastModifiedAloneMakesTheRequestConditional() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/feed", .conditional(body: try body(), etag: nil, lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
@@ -47,8 +48,8 @@ import Testing
     }
 
     @Test func aServiceUnavailableIsRetriedUntilItAnswers() async throws {
-        let server = try TestHTTPServer()
-        let unavailable = TestHTTPServer.Route.respond(status: 503, body: Array("busy".utf8))
+        let server = try LocalHTTPServer()
+        let unavailable = LocalHTTPServer.Route.respond(status: 503, body: Array("busy".utf8))
         server.route("/feed", .sequence([unavailable, .respond(status: 200, body: try body())]))
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch([server.url("/feed")], database: folder.file("q.sqlite"), ["--format", "json"])
@@ -60,8 +61,8 @@ import Testing
     }
 
     @Test func tooManyRequestsWaitsAsRetryAfterSays() async throws {
-        let server = try TestHTTPServer()
-        let busy = TestHTTPServer.Route.respond(status: 429, headers: ["Retry-After: 1"], body: Array("slow down".utf8))
+        let server = try LocalHTTPServer()
+        let busy = LocalHTTPServer.Route.respond(status: 429, headers: ["Retry-After: 1"], body: Array("slow down".utf8))
         server.route("/feed", .sequence([busy, .respond(status: 200, body: try body())]))
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch([server.url("/feed")], database: folder.file("q.sqlite"), ["--format", "json"])
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func otherClientErrorsAreNotRetried() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/feed", .respond(status: 404, body: Array("gone".utf8)))
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch([server.url("/feed")], database: folder.file("q.sqlite"), ["--format", "json"])
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func aBodyCutOffMidStreamIsRetriedAndNothingOfItStored() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         let full = try Fixtures.bytes(Fixtures.weekAfter)
         server.route("/flaky", .sequence([.truncated(body: full, sent: full.count / 2), .respond(status: 200, body: full)]))
         server.route("/broken", .truncated(body: full, sent: full.count / 2))
@@ -102,8 +103,9 @@ import Testing
     }
 
     @Test func aResponseSlowerThanTheTimeoutFailsAfterItsRetries() async throws {
-        let server = try TestHTTPServer()
-        server.route("/slow", .slow(body: try body(), pieces: 4, pause: 0.8))
+        let server = try LocalHTTPServer()
+        // Headers at once, then nothing for longer than the timeout, however slowly this process runs.
+        server.route("/slow", .slow(body: try body(), pieces: 2, pause: 2.5))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         let run = await QuakesRun.fetch([server.url("/slow")], database: database, ["--timeout", "1", "--retries", "1"])
@@ -114,7 +116,7 @@ import Testing
     }
 
     @Test func progressIsDrawnOnATerminalOnly() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/slow", .slow(body: try Fixtures.bytes(Fixtures.weekAfter), pieces: 6, pause: 0.25))
         let folder = try TemporaryDirectory()
         func fetch(terminal: Bool, quiet: Bool) async -> String {

@@ -1,11 +1,12 @@
 import Foundation
+import LocalHTTPServer
 @testable import QuakesCore
 import Testing
 
 /// `quakes fetch` over HTTP, against a server of the tests' own on 127.0.0.1.
 @Suite struct HTTPFetchTests {
     @Test func aGzippedFeedIsDecompressedAndStored() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/all_week.geojson", .gzip(try Fixtures.bytes(Fixtures.escapedGzip)))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
@@ -24,7 +25,7 @@ import Testing
 
     @Test(arguments: [(404, "HTTP 404 Not Found"), (500, "HTTP 500 Internal Server Error"), (503, "HTTP 503 Service Unavailable"), (418, "HTTP 418")])
     func anHTTPErrorStatusIsAnUnavailableServiceAndStoresNothing(status: Int, message: String) async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         let page = Array("<html><body>error</body></html>".utf8)
         server.route("/feed.geojson", .respond(status: status, body: page))
         let folder = try TemporaryDirectory()
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func redirectsAreFollowedAmongHTTPURLs() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/old", .redirect(server.url("/new")))
         server.route("/new", .respond(status: 200, body: try Fixtures.bytes(Fixtures.alerts)))
         let folder = try TemporaryDirectory()
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aRedirectToAFileURLIsRefused() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/sneaky", .redirect("file://\(Fixtures.path(Fixtures.alerts))"))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/slow", .silence)
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch([server.url("/slow")], database: folder.file("q.sqlite"),
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func aResponseLargerThanTheLimitIsRefused() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/feed.geojson", .respond(status: 200, body: try Fixtures.bytes(Fixtures.prettyPrinted)))
         server.route("/bomb.geojson", .gzip(try Fixtures.bytes(Fixtures.escapedGzip)))
         server.route("/endless.geojson", .endless)
@@ -93,7 +94,7 @@ import Testing
     }
 
     @Test func aConnectionRefusedIsAnUnavailableService() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         let url = server.url("/feed.geojson")
         server.stop()
         let folder = try TemporaryDirectory()
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func severalSourcesDownloadAtOnceAndEachStandsAlone() async throws {
-        let server = try TestHTTPServer()
+        let server = try LocalHTTPServer()
         server.route("/a.geojson", .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekBefore)))
         server.route("/b.geojson", .respond(status: 200, body: try Fixtures.bytes(Fixtures.nullPlaces)))
         server.route("/c.geojson", .respond(status: 200, body: Array("<html>".utf8)))

@@ -7,7 +7,7 @@ enum LargeFeed {
     /// Writes a FeatureCollection of `count` features to `path`.
     static func write(count: Int, to path: String) throws {
         let templates = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekAfter)).quakes
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         try file.write(contentsOf: Data(#"{"type":"FeatureCollection","metadata":{"generated":1700000000000},"features":["#.utf8))

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// A small HTTP/1.1 server on 127.0.0.1 for the download tests, so that nothing touches the network.
+/// A small HTTP/1.1 server on 127.0.0.1, for the tests and benchmarks of downloads, so that nothing
+/// touches the network.
 ///
 /// Each connection gets one response and is closed. Routes say what each path answers; every
 /// request is recorded with its headers.
-final class TestHTTPServer: Sendable {
-    enum Route: Sendable {
+public final class LocalHTTPServer: Sendable {
+    public enum Route: Sendable {
         /// A status, extra header lines and a body.
         case respond(status: Int, headers: [String] = [], body: [UInt8])
         /// A gzip body, sent as `Content-Encoding: gzip` to clients that accept it and refused otherwise.
@@ -27,21 +28,21 @@ final class TestHTTPServer: Sendable {
         case slow(body: [UInt8], pieces: Int, pause: Double)
     }
 
-    struct Request: Sendable {
-        var path: String
-        var headers: [String: String]
+    public struct Request: Sendable {
+        public var path: String
+        public var headers: [String: String]
         /// When the request came, on the monotonic clock.
-        var time = ContinuousClock.now
+        public var time = ContinuousClock.now
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let routes = Mutex<[String: Route]>([:])
     private let served = Mutex<[String: Int]>([:])
     private let requests = Mutex<[Request]>([])
     private let stopped = Atomic<Bool>(false)
 
-    init() throws {
+    public init() throws {
         (listener, port) = try Self.listen()
         let thread = Thread { [self] in acceptConnections() }
         thread.start()
@@ -75,20 +76,20 @@ final class TestHTTPServer: Sendable {
     }
 
     /// The URL of `path` on this server.
-    func url(_ path: String) -> String {
+    public func url(_ path: String) -> String {
         "http://127.0.0.1:\(port)\(path)"
     }
 
-    func route(_ path: String, _ route: Route) {
+    public func route(_ path: String, _ route: Route) {
         routes.withLock { $0[path] = route }
     }
 
     /// Every request so far.
-    var received: [Request] {
+    public var received: [Request] {
         requests.withLock { $0 }
     }
 
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)

@@ -1,0 +1,190 @@
+import Foundation
+import LocalHTTPServer
+import QuakesCore
+import SQLite
+
+/// The benchmark cases of `make bench`, each run several times beside its baseline: the Python
+/// script of `Benchmarks/baseline.py`, the `sqlite3` tool on the same SQL, or the store code alone.
+struct BenchmarkSuite {
+    /// The `quakes` binary under test.
+    var quakes: String
+    /// The repository: `Fixtures/` and `Benchmarks/` are in it.
+    var root: URL
+    /// Where feeds, databases and logs go.
+    var work: URL
+    /// A small run, to check the suite works: `make bench-quick`.
+    var quick: Bool
+    var python = Runner.find("python3")
+    var sqlite3 = Runner.find("sqlite3")
+
+    private(set) var results: [Result] = []
+
+    /// One line of the report.
+    struct Result {
+        var name: String
+        var summary: Summary
+        /// Features or rows per run, for a rate.
+        var items: Int?
+        /// The case it is compared with, and the ratio is this case's time over that one's.
+        var baseline: String?
+    }
+
+    private var sizes: [Int] { quick ? [20_000] : [200_000, 1_000_000] }
+
+    private func runs(_ size: Int) -> Int {
+        quick ? 1 : (size >= 1_000_000 ? 3 : 5)
+    }
+
+    private var fixtures: URL { root.appendingPathComponent("Fixtures") }
+
+    mutating func run() async throws {
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        for size in sizes {
+            let feed = try generate(size)
+            try await ingest(feed, size: size)
+        }
+        try queries(database: database(sizes.last!))
+        try notModified()
+        try startup()
+    }
+
+    // MARK: - Cases
+
+    /// Fresh ingests, the Python baseline, re-ingests and the store alone.
+    private mutating func ingest(_ feed: String, size: Int) async throws {
+        let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
+        let database = database(size)
+        let fresh = try (0..<runs(size)).map { _ in
+            remove(database)
+            return try Runner.measure([quakes, "fetch", "-q", "--db", database, "file://" + feed],
+                                      errors: log("fetch-\(label)"))
+        }
+        results.append(Result(name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
+                              baseline: python == nil ? nil : "Python baseline, \(label) features"))
+        if let python {
+            let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
+            let baseline = try (0..<(quick ? 1 : 3)).map { _ in
+                remove(pythonDatabase)
+                return try Runner.measure([python, root.appendingPathComponent("Benchmarks/baseline.py").path, feed,
+                                           pythonDatabase], errors: log("python-\(label)"))
+            }
+            results.append(Result(name: "Python baseline, \(label) features", summary: Summary(runs: baseline), items: size))
+        }
+        let again = try (0..<runs(size)).map { _ in
+            try Runner.measure([quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("refetch-\(label)"))
+        }
+        results.append(Result(name: "re-ingest, \(label) features, all unchanged", summary: Summary(runs: again), items: size))
+        results.append(Result(name: "store alone, \(label) features in memory",
+                              summary: try await storeAlone(database), items: size))
+        if let index = results.firstIndex(where: { $0.name == "fresh ingest, \(label) features" }), python == nil {
+            results[index].baseline = "store alone, \(label) features in memory"
+        }
+    }
+
+    /// The ceiling: the rows of `database`, already in memory, inserted into a fresh database by the
+    /// store code alone, in batches the size the pipeline uses.
+    private func storeAlone(_ database: String) async throws -> Summary {
+        let quakes = try QuakeReader(path: database).allQuakes()
+        let batches = stride(from: 0, to: quakes.count, by: 360).map { Array(quakes[$0..<min($0 + 360, quakes.count)]) }
+        let target = work.appendingPathComponent("ceiling.sqlite").path
+        var runs: [Measurement] = []
+        for _ in 0..<(quick ? 1 : 3) {
+            remove(target)
+            let store = QuakeStore(path: target)
+            try await store.open()
+            let started = DispatchTime.now().uptimeNanoseconds
+            let ticket = try await store.beginIngest(author: "bench", source: nil)
+            for batch in batches { _ = try await store.ingest(batch, for: ticket) }
+            _ = try await store.commit(ticket, timestamp: 0, feedState: nil)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            runs.append(Measurement(seconds: seconds, peakKilobytes: Int(usage.ru_maxrss), status: 0))
+        }
+        return Summary(runs: runs)
+    }
+
+    /// Queries on the largest database, each beside the `sqlite3` tool running the same SQL.
+    private mutating func queries(database: String) throws {
+        let newest = try newestTime(database)
+        let now = Date(timeIntervalSince1970: Double(newest) / 1000).ISO8601Format()
+        let day: Int64 = 86_400_000
+        let cases: [(String, [String], String)] = [
+            ("count --last 5h", ["count", "--last", "5h"],
+             "SELECT count(*) FROM quake WHERE time >= \(newest - 5 * 3_600_000) AND time <= \(newest);"),
+            ("count --section day", ["count", "--section", "day", "--utc"],
+             "SELECT time / \(day) AS d, count(*) FROM quake GROUP BY d ORDER BY d DESC;"),
+            ("list --sort magnitude --section day --limit 100", ["list", "--sort", "magnitude", "--section", "day",
+                                                                 "--limit", "100", "--utc", "--format", "ndjson"],
+             "SELECT * FROM quake ORDER BY time / \(day) DESC, mag DESC, time DESC, id LIMIT 100;"),
+            ("list --place alaska --limit 50", ["list", "--place", "alaska", "--limit", "50", "--format", "ndjson"],
+             "SELECT * FROM quake WHERE place LIKE '%alaska%' ORDER BY time DESC, id LIMIT 50;"),
+            ("list --format ndjson (everything)", ["list", "--format", "ndjson"], "SELECT * FROM quake;"),
+        ]
+        let rows = try QuakeReader(path: database).count()
+        for (name, arguments, sql) in cases {
+            let ours = try (0..<(quick ? 1 : 5)).map { _ in
+                try Runner.measure([quakes] + arguments + ["--db", database, "--now", now], errors: log("query"))
+            }
+            let everything = name.hasPrefix("list --format ndjson")
+            results.append(Result(name: name, summary: Summary(runs: ours), items: everything ? rows : nil,
+                                  baseline: sqlite3 == nil ? nil : "sqlite3: " + name))
+            if let sqlite3 {
+                let theirs = try (0..<(quick ? 1 : 5)).map { _ in
+                    try Runner.measure([sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3"))
+                }
+                results.append(Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
+            }
+        }
+    }
+
+    /// A fetch that the server answers with 304 Not Modified.
+    private mutating func notModified() throws {
+        let server = try LocalHTTPServer()
+        let body = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("all_day-2020-10-28T2257Z.geojson")))
+        server.route("/all_day.geojson", .conditional(body: body, etag: "\"bench\"", lastModified: nil))
+        let database = work.appendingPathComponent("conditional.sqlite").path
+        remove(database)
+        _ = try Runner.measure([quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
+        let runs = try (0..<(quick ? 3 : 20)).map { _ in
+            try Runner.measure([quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
+        }
+        results.append(Result(name: "fetch answered 304 Not Modified", summary: Summary(runs: runs)))
+    }
+
+    private mutating func startup() throws {
+        let runs = try (0..<(quick ? 3 : 20)).map { _ in try Runner.measure([quakes, "--version"]) }
+        results.append(Result(name: "quakes --version (start-up)", summary: Summary(runs: runs)))
+    }
+
+    // MARK: - Helpers
+
+    /// The generated feed of `size` features, written once and then reused.
+    private func generate(_ size: Int) throws -> String {
+        let path = work.appendingPathComponent("feed-\(size).geojson").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        var generator = try FeedGenerator(fixtures: fixtures, seed: 2021)
+        try generator.write(count: size, to: path + ".partial")
+        try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
+        return path
+    }
+
+    private func database(_ size: Int) -> String {
+        work.appendingPathComponent("quakes-\(size).sqlite").path
+    }
+
+    private func log(_ name: String) -> String {
+        work.appendingPathComponent("\(name).log").path
+    }
+
+    private func remove(_ database: String) {
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+    }
+
+    private func newestTime(_ database: String) throws -> Int64 {
+        let connection = try Connection(path: database, mode: .readOnly)
+        let statement = try connection.prepare("SELECT max(time) FROM quake")
+        _ = try statement.step()
+        return statement.int64(at: 0) ?? 0
+    }
+}
