@@ -134,7 +134,7 @@ struct FeatureDecoder {
         var valid = true
         if try scanner.beginArray() {
             repeat {
-                let path = "geometry.coordinates[\(index)]"
+                let path = { "geometry.coordinates[\(index)]" }
                 switch index {
                 case 0, 1:
                     let range: ClosedRange<Double> = index == 0 ? -180...180 : -90...90
@@ -142,7 +142,7 @@ struct FeatureDecoder {
                         if range.contains(value) {
                             if index == 0 { quake.longitude = value } else { quake.latitude = value }
                         } else {
-                            report("\(path) \(index == 0 ? "longitude" : "latitude") \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
+                            report("\(path()) \(index == 0 ? "longitude" : "latitude") \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
                             valid = false
                         }
                     } else {
@@ -167,15 +167,15 @@ struct FeatureDecoder {
     }
 
     /// Reads a finite number, or reports `path` as invalid and skips the value.
-    private mutating func number(_ scanner: inout JSONScanner, path: String) throws(JSONSyntaxError) -> Double? {
+    private mutating func number(_ scanner: inout JSONScanner, path: () -> String) throws(JSONSyntaxError) -> Double? {
         guard let byte = scanner.peek(), byte == .minus || byte.isDigit else {
-            report("\(path) is not a number")
+            report("\(path()) is not a number")
             try scanner.skipValue()
             return nil
         }
         let value = scanner.double(try scanner.scanNumber())
         guard value.isFinite else {
-            report("\(path) is too large")
+            report("\(path()) is too large")
             return nil
         }
         return value
@@ -200,7 +200,7 @@ struct FeatureDecoder {
                     continue
                 }
                 predicted = property.rawValue + 1
-                noteDuplicate(&seen, property.rawValue, "properties.\(property.name)")
+                noteDuplicate(&seen, property.rawValue, "properties.\(property.name)" as String)
                 hasTime = try decode(property, &scanner) || hasTime
             } while try scanner.nextMember(closer: .closeBrace)
         }
@@ -345,8 +345,9 @@ struct FeatureDecoder {
         if problem == nil { problem = reason }
     }
 
-    private mutating func noteDuplicate(_ seen: inout MemberSet, _ member: Int, _ path: String) {
-        if seen.contains(member) { report("duplicate key '\(path)'") }
+    /// `path` is built only when there is something to report: most features have no duplicate.
+    private mutating func noteDuplicate(_ seen: inout MemberSet, _ member: Int, _ path: @autoclosure () -> String) {
+        if seen.contains(member) { report("duplicate key '\(path())'") }
         seen.insert(member)
     }
 

@@ -49,10 +49,11 @@ struct FeedIngest {
     var progress: ProgressDisplay.Handle?
     /// About how many bytes of features each decoder task takes at a time.
     var chunkSize = 256 * 1024
-    /// How many chunks may be decoding at once.
-    var decodersInFlight = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// How many chunks may be decoding at once: twice the cores, so that decoders never wait for
+    /// the task that hands their batches to the store.
+    var decodersInFlight = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// How many chunks the download may get ahead of the decoders.
-    var channelCapacity = 4
+    var channelCapacity = 8
     /// How many skipped features are reported in full.
     static let problemsReported = 5
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One earthquake (or other seismic event) as USGS describes it in a GeoJSON feature.
 ///
 /// Every summary property has a typed field named for the phrase it reads as at the call site; the
@@ -87,8 +89,23 @@ public struct Quake: Sendable, Hashable {
         (ids ?? "").split(separator: ",")
     }
 
+    /// The ids in `ids` other than `id`; for the usual `,id,`, found empty without splitting.
+    var otherIDs: [String] {
+        guard var ids else { return [] }
+        var id = id
+        let onlyOwn = ids.withUTF8 { list in
+            id.withUTF8 { own in
+                list.count == own.count + 2 && list.first == UInt8(ascii: ",") && list.last == UInt8(ascii: ",")
+                    && (own.isEmpty || memcmp(list.baseAddress! + 1, own.baseAddress!, own.count) == 0)
+            }
+        }
+        if onlyOwn { return [] }
+        return ids.split(separator: ",").map(String.init).filter { $0 != id }
+    }
+
     /// True when USGS flags the event as deleted, which removes it from the store.
     public var isDeleted: Bool {
-        status?.lowercased() == "deleted"
+        guard let status, status.utf8.count == 7 else { return false }  // Spares the lower-casing.
+        return status.lowercased() == "deleted"
     }
 }

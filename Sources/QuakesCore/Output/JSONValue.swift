@@ -59,29 +59,9 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Appends `string` in quotes, escaped as RFC 8259 requires (quotes, backslashes, control characters).
     public static func quote(_ string: String, into text: inout String) {
-        text += "\""
-        var pending = string.unicodeScalars.startIndex
-        let scalars = string.unicodeScalars
-        for index in scalars.indices {
-            let scalar = scalars[index]
-            let escape: String? = switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case "\u{08}": "\\b"
-            case "\u{0C}": "\\f"
-            default: scalar.value < 0x20 ? "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4) : nil
-            }
-            if let escape {
-                text.unicodeScalars.append(contentsOf: scalars[pending..<index])
-                text += escape
-                pending = scalars.index(after: index)
-            }
-        }
-        text.unicodeScalars.append(contentsOf: scalars[pending...])
-        text += "\""
+        var buffer = JSONBuffer(capacity: string.utf8.count + 2)
+        buffer.string(string)
+        text += String(decoding: buffer.bytes, as: UTF8.self)
     }
 }
 

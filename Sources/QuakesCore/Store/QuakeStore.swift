@@ -85,9 +85,7 @@ public actor QuakeStore {
             let writer = try connection()
             let statements = try IngestStatements(writer, history: activeHistory!)
             defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
-            for quake in quakes {
-                try statements.apply(quake, arena: arena, counts: &counts)
-            }
+            try statements.apply(quakes, arena: arena, counts: &counts)
         } catch {
             throw StoreError(path: path, error)
         }
