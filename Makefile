@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 PACKAGES = libcurl4-openssl-dev libsqlite3-dev
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
 .PHONY: all deps build demo test test-tsan install uninstall clean

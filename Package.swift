@@ -7,12 +7,10 @@ let package = Package(
         .executable(name: "quakes", targets: ["quakes"])
     ],
     targets: [
-        // C libraries from Debian's -dev packages, seen through a commented shim header each.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl, opened with dlopen on first use (see Sources/CCurl/include/ccurl.h), with
+        // typed wrappers of its variadic functions.
+        .target(name: "CCurl"),
+        // SQLite, from Debian's libsqlite3-dev, through a commented shim header.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

@@ -13,7 +13,9 @@ public struct CurlDownloader: Downloader {
     public init() {}
 
     public func download(_ request: DownloadRequest, into sink: some ByteSink) async throws -> DownloadResponse {
-        _ = curlGlobalInitialization
+        if let failure = ccurl_load() {
+            throw DownloadError.transfer(url: request.url, reason: String(cString: failure))
+        }
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await Blocking.run {
@@ -24,11 +26,6 @@ public struct CurlDownloader: Downloader {
         }
     }
 }
-
-/// `curl_global_init` must run once before any transfer; a global's initialiser runs exactly once.
-private let curlGlobalInitialization: Void = {
-    curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-}()
 
 /// Set from the cancelling task, read by the transfer's progress callback on the download thread.
 private final class CancellationFlag: Sendable {
@@ -57,7 +54,7 @@ private final class CurlTransfer {
     private var nanosecondsInSink: UInt64 = 0
 
     init(request: DownloadRequest, sink: any ByteSink, cancellation: CancellationFlag) throws {
-        guard let handle = curl_easy_init() else {
+        guard let handle = ccurl_easy_init() else {
             throw DownloadError.transfer(url: request.url, reason: "libcurl could not start a transfer")
         }
         self.handle = handle
@@ -68,14 +65,14 @@ private final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        ccurl_easy_cleanup(handle)
+        ccurl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
     func perform() throws -> DownloadResponse {
         try configure()
-        let result = curl_easy_perform(handle)
+        let result = ccurl_easy_perform(handle)
         if let failure { throw failure }
         guard result == CURLE_OK else { throw error(for: result) }
         let status = responseCode()
@@ -100,7 +97,7 @@ private final class CurlTransfer {
         try set(CURLOPT_BUFFERSIZE, 256 * 1024)  // Larger reads for file:// and fast links.
         try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
 
-        for header in request.headers { headerList = curl_slist_append(headerList, header) }
+        for header in request.headers { headerList = ccurl_slist_append(headerList, header) }
         if let headerList { try check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -185,7 +182,7 @@ private final class CurlTransfer {
     /// A response header of the last response (after redirects), wrapping `curl_easy_header`.
     private func header(_ name: String) -> String? {
         var header: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
+        guard ccurl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
               let value = header?.pointee.value
         else { return nil }
         return String(cString: value)
@@ -203,7 +200,7 @@ private final class CurlTransfer {
 
     private func error(for result: CURLcode) -> DownloadError {
         let message = errorBuffer.pointee != 0
-            ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(result))
+            ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(result))
         if request.url.lowercased().hasPrefix("file:") {
             return .unreadableFile(path: request.url, reason: message)
         }
