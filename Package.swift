@@ -25,7 +25,9 @@ let package = Package(
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
         .target(name: "LocalHTTPServer"),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
-        .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer"]),
+        .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer", "quakes-measure"]),
+        // Runs one benchmarked command and reports its time and its own peak memory; in C, to be small.
+        .executableTarget(name: "quakes-measure"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "QuakesCoreTests", dependencies: ["QuakesCore", "SQLite", "LocalHTTPServer"]),
     ],

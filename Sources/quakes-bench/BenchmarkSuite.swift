@@ -37,11 +37,11 @@ struct BenchmarkSuite {
 
     private var fixtures: URL { root.appendingPathComponent("Fixtures") }
 
-    mutating func run() async throws {
+    mutating func run() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         for size in sizes {
             let feed = try generate(size)
-            try await ingest(feed, size: size)
+            try ingest(feed, size: size)
         }
         try queries(database: database(sizes.last!))
         try notModified()
@@ -51,7 +51,7 @@ struct BenchmarkSuite {
     // MARK: - Cases
 
     /// Fresh ingests, the Python baseline, re-ingests and the store alone.
-    private mutating func ingest(_ feed: String, size: Int) async throws {
+    private mutating func ingest(_ feed: String, size: Int) throws {
         let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
         let database = database(size)
         let fresh = try (0..<runs(size)).map { _ in
@@ -75,31 +75,26 @@ struct BenchmarkSuite {
         }
         results.append(Result(name: "re-ingest, \(label) features, all unchanged", summary: Summary(runs: again), items: size))
         results.append(Result(name: "store alone, \(label) features in memory",
-                              summary: try await storeAlone(database), items: size))
+                              summary: try storeAlone(database), items: size))
         if let index = results.firstIndex(where: { $0.name == "fresh ingest, \(label) features" }), python == nil {
             results[index].baseline = "store alone, \(label) features in memory"
         }
     }
 
     /// The ceiling: the rows of `database`, already in memory, inserted into a fresh database by the
-    /// store code alone, in batches the size the pipeline uses.
-    private func storeAlone(_ database: String) async throws -> Summary {
-        let quakes = try QuakeReader(path: database).allQuakes()
-        let batches = stride(from: 0, to: quakes.count, by: 360).map { Array(quakes[$0..<min($0 + 360, quakes.count)]) }
+    /// store code alone. It runs in a child process (`quakes-bench ceiling`), which reports the time
+    /// of the inserts alone; its peak memory includes the rows it holds.
+    private func storeAlone(_ database: String) throws -> Summary {
         let target = work.appendingPathComponent("ceiling.sqlite").path
-        var runs: [Measurement] = []
-        for _ in 0..<(quick ? 1 : 3) {
+        let timing = work.appendingPathComponent("ceiling.out").path
+        let runs = try (0..<(quick ? 1 : 3)).map { _ in
             remove(target)
-            let store = QuakeStore(path: target)
-            try await store.open()
-            let started = DispatchTime.now().uptimeNanoseconds
-            let ticket = try await store.beginIngest(author: "bench", source: nil)
-            for batch in batches { _ = try await store.ingest(batch, for: ticket) }
-            _ = try await store.commit(ticket, timestamp: 0, feedState: nil)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            runs.append(Measurement(seconds: seconds, peakKilobytes: Int(usage.ru_maxrss), status: 0))
+            var run = try Runner.measure([Runner.harness, "ceiling", database, target], output: timing,
+                                         errors: log("ceiling"))
+            let reported = try String(contentsOfFile: timing, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let seconds = Double(reported) else { throw BenchmarkError("ceiling reported \(reported)") }
+            run.seconds = seconds
+            return run
         }
         return Summary(runs: runs)
     }

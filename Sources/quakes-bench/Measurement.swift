@@ -23,48 +23,49 @@ struct Summary {
     var peakMegabytes: Double { Double(runs.map(\.peakKilobytes).max() ?? 0) / 1024 }
 }
 
-/// Runs commands and measures them with `posix_spawn` and `wait4`, which reports the child's own
-/// peak memory, unlike a shell's `time`.
+/// Runs commands and measures them through `quakes-measure`, a small C program beside this one
+/// that forks, runs the command and reports its time and its own peak memory (`wait4`), which
+/// neither a shell's `time` nor a child of this larger process would give.
 enum Runner {
+    /// This program, `quakes-bench`.
+    static let harness = Bundle.main.executablePath ?? CommandLine.arguments[0]
+
+    /// `quakes-measure`, built beside this program.
+    static let measurer = URL(fileURLWithPath: harness).deletingLastPathComponent()
+        .appendingPathComponent("quakes-measure").path
+
     /// Runs `arguments[0]` with the rest, standard output to `output` (a path) and standard error to
     /// `errors`; throws when it fails.
     static func measure(_ arguments: [String], output: String = "/dev/null", errors: String = "/dev/null",
                         environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Measurement
     {
+        let report = NSTemporaryDirectory() + "quakes-measure-\(getpid()).out"
+        defer { unlink(report) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = arguments.map { strdup($0) } + [nil]
+        posix_spawn_file_actions_addopen(&actions, 3, report, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([measurer] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let started = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchmarkError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        let spawned = posix_spawn(&pid, measurer, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw BenchmarkError("cannot run \(measurer): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let fields = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ")
+        guard status == 0, fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]),
+              let exitStatus = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw BenchmarkError("quakes-measure failed on \(arguments[0]); see \(errors)") }
         guard exitStatus == 0 else {
             throw BenchmarkError("\(arguments.joined(separator: " ")) exited with \(exitStatus); see \(errors)")
         }
-        return Measurement(seconds: seconds, peakKilobytes: Int(usage.ru_maxrss), status: exitStatus)
-    }
-
-    /// Measures `body` in this process: wall time, and this process's peak memory so far.
-    static func measure(_ body: () throws -> Void) rethrows -> Measurement {
-        let started = DispatchTime.now().uptimeNanoseconds
-        try body()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Measurement(seconds: seconds, peakKilobytes: Int(usage.ru_maxrss), status: 0)
+        return Measurement(seconds: seconds, peakKilobytes: peak, status: exitStatus)
     }
 
     /// The full path of `name` on PATH, or nil.

@@ -4,6 +4,7 @@ import Foundation
 //
 //   quakes-bench generate --count N [--seed S] [--repeated FRACTION] [--root DIR] OUTPUT
 //   quakes-bench run --quakes PATH [--quick] [--root DIR] [--work DIR] [--output FILE] [--commit SHA]
+//   quakes-bench ceiling SOURCE TARGET   (run by `run`: SOURCE's rows into TARGET by the store alone)
 
 /// The words of the command line, taken out as they are read.
 struct Words {
@@ -48,12 +49,15 @@ do {
         let output = words.option("--output")
         let commit = words.option("--commit") ?? "unknown"
         var suite = BenchmarkSuite(quakes: quakes, root: root, work: work, quick: quick)
-        try await suite.run()
+        try suite.run()
         let report = Report(results: suite.results, quick: quick, commit: commit).markdown()
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
         }
         print(report, terminator: "")
+    case "ceiling":
+        guard words.remaining.count == 2 else { fail("usage: quakes-bench ceiling SOURCE TARGET") }
+        print(String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
     default:
         fail("usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick]")
     }
