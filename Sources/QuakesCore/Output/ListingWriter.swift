@@ -48,18 +48,19 @@ struct JSONListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        buffer.removeAll()
         buffer.raw(first ? "\n" : ",\n")
         QuakeFormats.writeJSONObject(quake, to: &buffer)
-        buffer.bytes.withUnsafeBytes { output.write(bytes: $0) }
+        if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
         first = false
     }
 
     mutating func endSection() {
+        buffer.write(to: output)
         output.write("\n]}")
     }
 
     mutating func end() {
+        buffer.write(to: output)
         output.write((sectioned ? !firstSection : !first) ? "\n]\n" : "]\n")
     }
 }
@@ -77,14 +78,16 @@ struct NDJSONListingWriter: ListingWriter {
     mutating func beginSection(_ section: QuerySection, shown: Int) {}
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        buffer.removeAll()
         QuakeFormats.writeJSONObject(quake, section: section?.id, to: &buffer)
         buffer.raw(.newline)
-        buffer.bytes.withUnsafeBytes { output.write(bytes: $0) }
+        if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
     }
 
     mutating func endSection() {}
-    mutating func end() {}
+
+    mutating func end() {
+        buffer.write(to: output)
+    }
 }
 
 /// `--format csv`: a header row, then a row per quake (RFC 4180: quoted fields, CRLF line ends).

@@ -37,15 +37,38 @@ public struct Environment: Sendable {
 
     /// The real world of this process, interrupted by its signals through `interruption`.
     public static func current(interruption: Interruption = Interruption()) -> Environment {
-        let variables = ProcessInfo.processInfo.environment
+        let variables = processVariables()
         var environment = Environment(variables: variables,
-                           currentDirectory: FileManager.default.currentDirectoryPath,
+                           currentDirectory: workingDirectory(),
                            standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
                            standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
                            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
                            terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
         environment.interruption = interruption
         return environment
+    }
+
+    /// The process's variables, read from `environ` (the first of duplicates, as `getenv` does):
+    /// a third of a millisecond sooner than `ProcessInfo`, which sets up much more on first use.
+    private static func processVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.utf8.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// The working directory, from `getcwd` (`/` when it cannot be named, as when it was removed).
+    private static func workingDirectory() -> String {
+        guard let path = getcwd(nil, 0) else { return "/" }
+        defer { free(path) }
+        return String(cString: path)
     }
 
     /// The terminal's width: from the terminal itself, else `COLUMNS`, else 80.
