@@ -8,7 +8,7 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps build demo test test-tsan bench bench-quick install uninstall clean
+.PHONY: all deps build demo test test-tsan test-asan fuzz bench bench-quick install uninstall clean
 
 all: build
 
@@ -25,7 +25,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 
 demo: build
 	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
@@ -41,8 +41,23 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory bench-quick
 
+# The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
+# report fails the run.
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread
+	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+
+test-asan: deps
+	ASAN_OPTIONS="halt_on_error=1" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp" $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+# libFuzzer on the feed decoder, with AddressSanitizer, for FUZZ_SECONDS, from the seeds of Fuzz/
+# and the corpus it grew before. A crash leaves its input in .build/fuzz/ and fails the run.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+fuzz: deps
+	$(SWIFT) build --product quakes-fuzz $(FUZZ_FLAGS) --scratch-path .build/fuzz
+	@mkdir -p .build/fuzz/corpus
+	.build/fuzz/debug/quakes-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+		-dict=Fuzz/json.dict -artifact_prefix=.build/fuzz/ -print_final_stats=1 .build/fuzz/corpus Fuzz/seeds
 
 # Benchmarks (see BENCHMARKS.md): the Python baseline needs python3 and the query baselines the
 # sqlite3 tool, which is installed with apt-get when missing; a baseline that cannot run is left out.

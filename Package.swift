@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "LocalHTTPServer"),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
         .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer", "quakes-measure"]),
+        // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
+        .executableTarget(name: "quakes-fuzz", dependencies: ["QuakesCore"]),
         // Runs one benchmarked command and reports its time and its own peak memory; in C, to be small.
         .executableTarget(name: "quakes-measure"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),

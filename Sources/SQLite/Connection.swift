@@ -62,12 +62,9 @@ public final class Connection {
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &message)
-        guard result == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
-            sqlite3_free(message)
-            throw SQLiteError(code: result & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: text,
-                              sql: sql)
-        }
+        // The connection's error state holds the same message, and the system error behind it.
+        sqlite3_free(message)
+        guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle, sql: sql) }
     }
 
     /// Compiles `sql` into a new statement (wraps `sqlite3_prepare_v3`).

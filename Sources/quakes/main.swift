@@ -5,8 +5,10 @@ import QuakesCore
 // `signals` lives: to the end of the process.
 let interruption = Interruption()
 let signals = interruption.listenToSignals()
-// A closed pipe (`quakes list | head`) then ends the command quietly through EPIPE, not SIGPIPE.
+// A closed pipe (`quakes list | head`) then ends the command quietly through EPIPE, not SIGPIPE,
+// and a file size limit (`ulimit -f`) is an error SQLite reports, EFBIG, not a kill by SIGXFSZ.
 signal(SIGPIPE, SIG_IGN)
+signal(SIGXFSZ, SIG_IGN)
 let status = await Quakes.main(Array(CommandLine.arguments.dropFirst()), in: .current(interruption: interruption))
 withExtendedLifetime(signals) {}
 exit(status.code)

@@ -52,6 +52,24 @@ struct DatabaseContent: Equatable {
         return text
     }
 
+    /// Waits until some process holds the `flock` on `path`, as `/proc/locks` shows, without
+    /// touching the lock itself.
+    private func waitUntilLocked(_ path: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            var status = stat()
+            if stat(path, &status) == 0 {
+                let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+                let held = locks.split(separator: "\n").contains { line in
+                    line.contains("FLOCK") && line.split(separator: " ").contains { $0.hasSuffix(":\(status.st_ino)") }
+                }
+                if held { return }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("\(path) was never locked")
+    }
+
     /// A database holding one small feed, and its content.
     private func seeded(_ folder: TemporaryDirectory) async throws -> (String, DatabaseContent) {
         let database = folder.file("q.sqlite")
@@ -122,7 +140,7 @@ struct DatabaseContent: Equatable {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         let (first, firstErrors) = try start(["fetch", "--db", database, Self.bigFeed])
-        try await Task.sleep(for: .milliseconds(500))
+        try await waitUntilLocked(database + ".lock")
         let (second, secondErrors) = try start(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
         let refused = finish(second, secondErrors)
         #expect(second.terminationStatus == 75)

@@ -258,7 +258,7 @@ struct JSONScanner {
         case 0xF0: length = 4; lower = 0x90
         case 0xF1...0xF3: length = 4
         case 0xF4: length = 4; upper = 0x8F
-        default: throw error("invalid UTF-8 byte \(describeByte(lead)) inside a string", at: index)
+        default: throw error("invalid UTF-8: \(describeByte(lead)) inside a string", at: index)
         }
         guard index + length <= count else { throw error("truncated UTF-8 sequence inside a string", at: index) }
         let second = bytes[index + 1]

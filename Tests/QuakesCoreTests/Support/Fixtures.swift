@@ -6,6 +6,9 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    /// The repository's root folder.
+    static let repository = directory.deletingLastPathComponent().path
+
     /// Every uncompressed fixture.
     static let geojsonFiles: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -22,6 +25,11 @@ enum Fixtures {
 
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try data(name))
+    }
+
+    /// The bytes of any file, such as a database a test damaged.
+    static func contents(of path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// The bytes of a gzip file, decompressed by the system's `gzip` (an essential Debian package).

@@ -58,10 +58,18 @@ enum ReferenceDecoder {
     /// The usable features of a FeatureCollection or Feature document, in order, and the positions
     /// of the features it skips.
     static func decode(_ data: Data) throws -> (quakes: [Quake], skipped: [Int]) {
+        // RFC 8259: JSON text is UTF-8; JSONDecoder repairs what is not.
+        guard String(validating: data, as: UTF8.self) != nil else { throw CocoaError(.coderReadCorrupt) }
+        // Every value is read, so that nothing the rules ignore (a bbox, metadata) escapes validation:
+        // JSONDecoder skips the members a type does not ask for without checking them.
+        _ = try JSONDecoder().decode(Value.self, from: data)
         let document = try JSONDecoder().decode(Document.self, from: data)
         let features: [Value]
         switch document.type {
-        case "FeatureCollection": features = document.features ?? []
+        case "FeatureCollection":
+            // GeoJSON (RFC 7946, 3.3): a FeatureCollection has a "features" array.
+            guard let members = document.features else { throw CocoaError(.coderReadCorrupt) }
+            features = members
         case "Feature": features = [try JSONDecoder().decode(Value.self, from: data)]
         default: throw CocoaError(.coderReadCorrupt)
         }
