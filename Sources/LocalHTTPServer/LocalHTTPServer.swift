@@ -26,6 +26,10 @@ public final class LocalHTTPServer: Sendable {
         case truncated(body: [UInt8], sent: Int)
         /// Sends the body in `pieces` parts, `pause` seconds apart.
         case slow(body: [UInt8], pieces: Int, pause: Double)
+        /// Announces the whole body's length, sends `sent` bytes of it, and then holds the
+        /// connection open until `release(_:)` is called for the path (when it sends the rest) or
+        /// the client goes away: a download that is certain to be unfinished until the test says so.
+        case stalled(body: [UInt8], sent: Int)
     }
 
     public struct Request: Sendable {
@@ -41,6 +45,7 @@ public final class LocalHTTPServer: Sendable {
     private let served = Mutex<[String: Int]>([:])
     private let requests = Mutex<[Request]>([])
     private let stopped = Atomic<Bool>(false)
+    private let released = Mutex<Set<String>>([])
 
     public init() throws {
         (listener, port) = try Self.listen()
@@ -87,6 +92,11 @@ public final class LocalHTTPServer: Sendable {
     /// Every request so far.
     public var received: [Request] {
         requests.withLock { $0 }
+    }
+
+    /// Lets the `stalled` responses of `path` send the rest of their body.
+    public func release(_ path: String) {
+        released.withLock { _ = $0.insert(path) }
     }
 
     public func stop() {
@@ -140,6 +150,11 @@ public final class LocalHTTPServer: Sendable {
         case let .truncated(body, sent)?:
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             write(connection, Array(head.utf8) + body.prefix(sent))
+        case let .stalled(body, sent)?:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            guard write(connection, Array(head.utf8) + body.prefix(sent)) else { return }
+            waitForTheClientToLeave(connection) { [self] in released.withLock { $0.contains(request.path) } }
+            write(connection, Array(body.dropFirst(sent)))
         case let .slow(body, pieces, pause)?:
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             write(connection, Array(head.utf8))
@@ -161,17 +176,24 @@ public final class LocalHTTPServer: Sendable {
         case let .redirect(location):
             send(connection, status: 302, headers: ["Location: \(location)"], body: Array("moved\n".utf8))
         case .silence:
-            var byte: UInt8 = 0
-            while !stopped.load(ordering: .relaxed) {
-                let result = recv(connection, &byte, 1, 0)
-                if result == 0 { return }  // The client gave up.
-            }
+            waitForTheClientToLeave(connection)
         case .endless:
             write(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
             let block = Array(#"{"type":"FeatureCollection","features":["#.utf8) + Array(repeating: UInt8(ascii: " "), count: 65_536)
             guard write(connection, block) else { return }
             let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 65_536)
             while !stopped.load(ordering: .relaxed), write(connection, spaces) {}
+        }
+    }
+
+    /// Reads and drops what the client sends until it closes the connection, the server stops or
+    /// `enough` says so, checking it five times a second.
+    private func waitForTheClientToLeave(_ connection: Int32, until enough: () -> Bool = { false }) {
+        var byte: UInt8 = 0
+        while !stopped.load(ordering: .relaxed), !enough() {
+            let result = recv(connection, &byte, 1, 0)
+            if result == 0 { return }  // The client gave up.
+            if result < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return }
         }
     }
 

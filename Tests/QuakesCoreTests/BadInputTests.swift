@@ -63,7 +63,8 @@ import Testing
     @Test func aSmallFeedCutAtEveryStructuralPointIsRefused() async throws {
         let text = Array(Self.document([Self.feature, Self.feature.replacingOccurrences(of: "us6000len8", with: "us6000zzzz")]).utf8)
         let structural = Set("{}[],:\"".utf8)
-        let points = text.indices.filter { structural.contains(text[$0]) && $0 < text.count - 1 }
+        let stride = ReliabilityReport.isSanitized ? 5 : 1
+        let points = text.indices.filter { structural.contains(text[$0]) && $0 < text.count - 1 && $0 % stride == 0 }
         var outcome = ""
         for point in points {
             outcome = try await expectRefused(Array(text[...point]), "cut short", "cut after byte \(point)")
@@ -118,11 +119,11 @@ import Testing
     }
 
     @Test func aHundredMegabyteStringIsStoredInBoundedMemory() async throws {
-        let size = 100_000_000
+        let size = ReliabilityReport.isSanitized ? 10_000_000 : 100_000_000
         let (run, database) = try await fetchAlone(Self.feature(replacing: "western Afghanistan", with: String(repeating: "x", count: size)))
         #expect(run.status == .success)
         #expect(try QuakeReader(path: database).quake(id: "us6000len8")?.place?.utf8.count == size)
-        ReliabilityReport.record("Feed", "a single 100 MB string", "exit 0, stored whole")
+        ReliabilityReport.record("Feed", "a single \(size / 1_000_000) MB string", "exit 0, stored whole")
     }
 
     /// Every field of a feature, in turn, given an array where USGS writes a scalar.
@@ -216,5 +217,31 @@ import Testing
         #expect(unchanged, "\(name)")
         ReliabilityReport.record("Download", name, ReliabilityReport.describe(run, paths: [server.url(route)])
                                     + (unchanged ? ", database unchanged" : ", DATABASE CHANGED"))
+    }
+}
+
+/// Text from the command line never becomes SQL: values are bound parameters, sort and section keys
+/// come from a fixed list.
+@Suite struct SecurityTests {
+    @Test func hostileKeysAreRefusedAndHostileValuesAreOnlyValues() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        let before = try DatabaseContent(path: database)
+        let injection = "x'); DROP TABLE quake; --"
+        for arguments in [["list", "--sort", "mag; DROP TABLE quake"], ["list", "--section", "day; DELETE FROM quake"],
+                          ["count", "--section", "(SELECT 1)"], ["list", "--sort", "time,mag DESC--"]] {
+            let run = await QuakesRun.run(arguments + ["--db", database])
+            #expect(run.status == .usage, "\(arguments)")
+            #expect(run.standardError.hasPrefix("Error: "), "\(arguments)")
+        }
+        for arguments in [["list", "--place", injection], ["show", injection], ["count", "--type", injection],
+                          ["history", "--author", injection]] {
+            let run = await QuakesRun.run(arguments + ["--db", database])
+            #expect([0, 1].contains(run.status.code), "\(arguments): \(run.standardError)")
+        }
+        #expect(try DatabaseContent(path: database) == before)
+        ReliabilityReport.record("Security", "SQL in sort keys, section keys, places, ids, types and authors", runs: 8,
+                                 "keys refused with exit 64 (only a fixed list is accepted); values matched as plain text; the database unchanged")
     }
 }

@@ -297,3 +297,45 @@ import Testing
         try Connection(path: path).setUserVersion(version)
     }
 }
+
+/// Random command lines through the whole tool, in-process, against a real database: each one
+/// runs, or ends with an `Error:` line and a sysexits code; none crashes or hangs.
+@Suite struct CommandLineFuzzTests {
+    @Test func arbitraryCommandLinesRunOrFailCleanly() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        // No feed names or http URLs: nothing here may reach the network. No `watch`: it runs until stopped.
+        let commands = ["count", "list", "show", "history", "prune", "fetch", "help", "--help", "--version", "frobnicate", ""]
+        let words = ["--last", "5h", "-1h", "2021-07-20", "--since", "--until", "yesterday", "--min-magnitude", "4.5",
+                     "nan", "--max-magnitude", "-3", "--sort", "magnitude", "-time", "place,magnitude", "depth:desc",
+                     "--section", "day", "week", "magnitude", "hour", "--limit", "0", "-5", "99999999999999999999",
+                     "--format", "json", "ndjson", "csv", "geojson", "table", "text", "--place", "Alaska", "'; DROP TABLE quake; --",
+                     "--near", "35,-120", "--within", "100km", "--utc", "--type", "earthquake", "--status", "reviewed",
+                     "us6000len8", "--changes", "--author", "cron", "--older-than", "30d", "--dry-run", "--history-older-than",
+                     "-q", "--quiet", "--timeout", "0", "--max-bytes", "1K", "--retries", "-1", "--force", "--wait", "1",
+                     Fixtures.path(Fixtures.emptyFeed), folder.file("missing.geojson"), "--db", database, "--now",
+                     "2023-10-11T00:00:00Z", "-", "--", "=", "é", "\u{1B}[31m", ""]
+        let iterations = ReliabilityReport.rounds(1_500, long: 20_000, sanitized: 300)
+        var random = DifferentialTests.Random(state: 42)
+        var outcomes: [Int32: Int] = [:]
+        for iteration in 0..<iterations {
+            var arguments = [commands.randomElement(using: &random)!].filter { !$0.isEmpty }
+            arguments += (0..<Int.random(in: 0...6, using: &random)).map { _ in words.randomElement(using: &random)! }
+            // The database given last wins, so every run stays on the test's file; a fetch always
+            // has a file among its sources, or it would fetch the default feed from USGS.
+            arguments += ["--db", database]
+            if arguments.first == "fetch" { arguments.append(Fixtures.path(Fixtures.emptyFeed)) }
+            let run = await QuakesRun.run(arguments, now: 1_697_000_000_000)
+            outcomes[run.status.code, default: 0] += 1
+            #expect([0, 1, 64, 65, 66, 69, 74, 75].contains(run.status.code), "\(iteration): \(arguments) → \(run.status)")
+            if run.status.code != 0 {
+                #expect(run.standardError.hasPrefix("Error: "), "\(iteration): \(arguments) → \(run.standardError)")
+            }
+        }
+        #expect(try DatabaseContent.integrity(of: database) == "ok")
+        let summary = outcomes.keys.sorted().map { "\(outcomes[$0]!) exit \($0)" }.joined(separator: ", ")
+        ReliabilityReport.record("Command line", "random command lines of real words, options and values", runs: iterations,
+                                 "\(summary); every failure an `Error:` line, no crash, the database sound")
+    }
+}

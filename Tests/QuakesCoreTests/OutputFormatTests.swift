@@ -144,6 +144,8 @@ import Testing
         // Machine formats keep the text exactly, escaped as JSON.
         let json = await QuakesRun.run(["list", "--db", database, "--format", "ndjson"])
         #expect(try ndjsonRows(json.standardOutput).first?["place"] as? String == "\u{1B}[31mRED\u{1B}[0m \u{202E}evil\u{07}")
+        ReliabilityReport.record("Security", "escape sequences, bidi overrides and bells in feed text", runs: 3,
+                                 "shown as `\\x1B[31m`, `\\u{202E}`, `\\x07` in tables and `show`; kept exact, JSON-escaped, in machine formats")
     }
 
     @Test func colourIsUsedOnlyOnATerminalWithoutNoColor() async throws {

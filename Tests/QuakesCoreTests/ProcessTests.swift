@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 @testable import QuakesCore
 import SQLite
 import Testing
@@ -28,12 +29,30 @@ struct DatabaseContent: Equatable {
 
 /// The built binary under signals, `kill -9` and a second writer, as cron would run it.
 @Suite(.serialized) struct ProcessTests {
-    /// A feed that takes the debug binary a few seconds to ingest, written once.
+    /// How many features `bigFeed` has: enough for the debug binary to take a few seconds, and a
+    /// sanitized binary, several times slower, about as long with fewer.
+    private static let bigFeedCount = switch ReliabilityReport.sanitizer {
+    case "thread": 10_000
+    case "address": 30_000
+    default: 60_000
+    }
+
+    /// A feed that takes the binary a few seconds to ingest, written once.
     private static let bigFeed: String = {
         let path = NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
-        try? LargeFeed.write(count: 60_000, to: path)
+        try? LargeFeed.write(count: bigFeedCount, to: path)
         return path
     }()
+
+    /// A server that sends all of `bigFeed` but its last kilobyte and then waits for
+    /// `release("/big.geojson")`: a fetch of `bigURL` is certain to be running, however slowly the
+    /// test itself is scheduled, until the test lets it finish or kills it.
+    private func stalledServer() throws -> LocalHTTPServer {
+        let server = try LocalHTTPServer()
+        let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.bigFeed)))
+        server.route("/big.geojson", .stalled(body: body, sent: body.count - 1024))
+        return server
+    }
 
     private func start(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
@@ -81,9 +100,12 @@ struct DatabaseContent: Equatable {
     func aSignalDuringAnIngestRollsBackAndExitsWith128PlusTheSignal(signal: Int32, status: Int32, name: String) async throws {
         let folder = try TemporaryDirectory()
         let (database, before) = try await seeded(folder)
-        let (process, errors) = try start(["fetch", "--db", database, Self.bigFeed])
+        let server = try stalledServer()
+        defer { server.stop() }
+        let (process, errors) = try start(["fetch", "--db", database, server.url("/big.geojson")])
+        try await waitUntilLocked(database + ".lock")
         try await Task.sleep(for: .milliseconds(1200))
-        #expect(process.isRunning, "the ingest ended before the signal")
+        #expect(process.isRunning)
         kill(process.processIdentifier, signal)
         let message = finish(process, errors)
         #expect(process.terminationReason == .exit)
@@ -98,8 +120,10 @@ struct DatabaseContent: Equatable {
     @Test func killNineLeavesOnlyTheFetchesThatCompleted() async throws {
         let folder = try TemporaryDirectory()
         let (database, before) = try await seeded(folder)
+        let server = try stalledServer()
+        defer { server.stop() }
         for delay in [300, 900, 1500] {
-            let (process, errors) = try start(["fetch", "--db", database, Self.bigFeed])
+            let (process, errors) = try start(["fetch", "--db", database, server.url("/big.geojson")])
             try await Task.sleep(for: .milliseconds(delay))
             #expect(process.isRunning)
             kill(process.processIdentifier, SIGKILL)
@@ -139,19 +163,22 @@ struct DatabaseContent: Equatable {
     @Test func twoFetchProcessesAtOnceLeaveAConsistentDatabase() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        let (first, firstErrors) = try start(["fetch", "--db", database, Self.bigFeed])
+        let server = try stalledServer()
+        defer { server.stop() }
+        let (first, firstErrors) = try start(["fetch", "--db", database, server.url("/big.geojson")])
         try await waitUntilLocked(database + ".lock")
         let (second, secondErrors) = try start(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
         let refused = finish(second, secondErrors)
         #expect(second.terminationStatus == 75)
         #expect(refused.hasPrefix("Error: another quakes process is writing to"))
         let (third, thirdErrors) = try start(["fetch", "--db", database, "--wait", "120", Fixtures.path(Fixtures.nullPlaces)])
+        server.release("/big.geojson")
         _ = finish(first, firstErrors)
         _ = finish(third, thirdErrors)
         #expect(first.terminationStatus == 0)
         #expect(third.terminationStatus == 0)
         #expect(try DatabaseContent.integrity(of: database) == "ok")
-        #expect(try QuakeReader(path: database).count() == 60_000 + 667)
+        #expect(try QuakeReader(path: database).count() == Self.bigFeedCount + 667)
         let history = await QuakesRun.run(["history", "--db", database, "--format", "ndjson"])
         #expect(history.standardOutput.split(separator: "\n").count == 2)
     }
@@ -166,9 +193,17 @@ struct DatabaseContent: Equatable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try await Task.sleep(for: .milliseconds(800))
+        // The first answer, then a few idle polls, then the signal.
+        var received = Data()
+        while received.count(where: { $0 == UInt8(ascii: "\n") }) < 18 {
+            let piece = output.fileHandleForReading.availableData
+            if piece.isEmpty { break }
+            received += piece
+        }
+        try await Task.sleep(for: .milliseconds(600))
         kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        received += output.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: received, as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
