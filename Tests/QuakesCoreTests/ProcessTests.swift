@@ -29,15 +29,16 @@ struct DatabaseContent: Equatable {
 
 /// The built binary under signals, `kill -9` and a second writer, as cron would run it.
 @Suite(.serialized) struct ProcessTests {
-    /// How many features `bigFeed` has: enough for the debug binary to take a few seconds, and a
-    /// sanitized binary, several times slower, about as long with fewer.
+    /// How many features `bigFeed` has: enough for the debug binary to spend a few seconds storing
+    /// them, so that signals land in the middle of writes; a sanitized binary, several times slower,
+    /// takes about as long with fewer.
     private static let bigFeedCount = switch ReliabilityReport.sanitizer {
     case "thread": 10_000
     case "address": 30_000
     default: 60_000
     }
 
-    /// A feed that takes the binary a few seconds to ingest, written once.
+    /// The big feed, written once.
     private static let bigFeed: String = {
         let path = NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
         try? LargeFeed.write(count: bigFeedCount, to: path)
@@ -45,7 +46,7 @@ struct DatabaseContent: Equatable {
     }()
 
     /// A server that sends all of `bigFeed` but its last kilobyte and then waits for
-    /// `release("/big.geojson")`: a fetch of `bigURL` is certain to be running, however slowly the
+    /// `release("/big.geojson")`: a fetch of it is certain to be running, however slowly the
     /// test itself is scheduled, until the test lets it finish or kills it.
     private func stalledServer() throws -> LocalHTTPServer {
         let server = try LocalHTTPServer()
