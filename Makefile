@@ -47,8 +47,8 @@ test: deps
 
 # The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
 # report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower, and the whole
-# suite takes over 25 minutes on two cores, so CI runs the suites where threads meet (the ingest
-# pipeline, downloads, the store actor, signals, locks, watch); `make test-tsan TSAN_SUITES=.` runs all.
+# suite takes 28 minutes on two cores, so CI runs the suites where threads meet (the ingest pipeline,
+# downloads, the store actor, signals, locks, watch: 12 minutes); `make test-tsan TSAN_SUITES=.` runs all.
 TSAN_SUITES ?= FetchStoreTests|FetchRejectionTests|HTTPFetchTests|BadDownloadTests|CronFetchTests|HistoryTests|WatchTests|ProcessTests
 test-tsan: deps
 	QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
