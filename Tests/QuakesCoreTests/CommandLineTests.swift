@@ -322,11 +322,13 @@ import Testing
         for iteration in 0..<iterations {
             var arguments = [commands.randomElement(using: &random)!].filter { !$0.isEmpty }
             arguments += (0..<Int.random(in: 0...6, using: &random)).map { _ in words.randomElement(using: &random)! }
-            // The database given last wins, so every run stays on the test's file; a fetch always
-            // has a file among its sources, or it would fetch the default feed from USGS.
+            // The database given last wins, so most runs use the test's file; when a random option
+            // swallows that `--db`, the path it ends up with is relative to the test's folder. A
+            // fetch always has a file among its sources, or it would fetch the default feed from USGS.
             arguments += ["--db", database]
             if arguments.first == "fetch" { arguments.append(Fixtures.path(Fixtures.emptyFeed)) }
-            let run = await QuakesRun.run(arguments, now: 1_697_000_000_000)
+            let run = await QuakesRun.run(arguments, variables: ["HOME": folder.path], directory: folder.path,
+                                          now: 1_697_000_000_000)
             outcomes[run.status.code, default: 0] += 1
             #expect([0, 1, 64, 65, 66, 69, 74, 75].contains(run.status.code), "\(iteration): \(arguments) → \(run.status)")
             if run.status.code != 0 {
