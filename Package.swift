@@ -18,12 +18,14 @@ let package = Package(
         ),
         // Our thin SQLite wrapper: no C pointer escapes it.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
+        .target(name: "Locking"),
         // The tool: model, feed decoding, download, store, queries and commands.
-        .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl"]),
+        .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl", "Locking"]),
         // A few lines that hand the process to QuakesCore.
         .executableTarget(name: "quakes", dependencies: ["QuakesCore"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
-        .target(name: "LocalHTTPServer"),
+        .target(name: "LocalHTTPServer", dependencies: ["Locking"]),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
         .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer", "quakes-measure"]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.

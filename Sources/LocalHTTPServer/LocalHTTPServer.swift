@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1, for the tests and benchmarks of downloads, so that nothing
@@ -41,11 +42,11 @@ public final class LocalHTTPServer: Sendable {
 
     public let port: UInt16
     private let listener: Int32
-    private let routes = Mutex<[String: Route]>([:])
-    private let served = Mutex<[String: Int]>([:])
-    private let requests = Mutex<[Request]>([])
+    private let routes = Locked<[String: Route]>([:])
+    private let served = Locked<[String: Int]>([:])
+    private let requests = Locked<[Request]>([])
     private let stopped = Atomic<Bool>(false)
-    private let released = Mutex<Set<String>>([])
+    private let released = Locked<Set<String>>([])
 
     public init() throws {
         (listener, port) = try Self.listen()

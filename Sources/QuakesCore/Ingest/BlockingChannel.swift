@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// Carries values from a thread that may block (a download's) to an async consumer, holding at most
 /// `capacity` of them: a producer that gets ahead waits for the consumer instead of filling memory.
@@ -22,7 +22,7 @@ final class BlockingChannel<Element: Sendable>: Sendable {
         case wait
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let freeSlots: DispatchSemaphore
 
     init(capacity: Int) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What flows from a download to the ingest: chunks of features, then the document's outline.
 enum FeedPart: Sendable {
@@ -9,12 +9,12 @@ enum FeedPart: Sendable {
 /// The download's end of an ingest: splits the body into chunks as it arrives and sends them on,
 /// blocking the download whenever the decoders and the store fall behind.
 final class FeedSink: ByteSink {
-    private let splitter: Mutex<FeedSplitter>
+    private let splitter: Locked<FeedSplitter>
     private let channel: BlockingChannel<FeedPart>
     private let progress: ProgressDisplay.Handle?
 
     init(chunkSize: Int, channel: BlockingChannel<FeedPart>, progress: ProgressDisplay.Handle? = nil) {
-        splitter = Mutex(FeedSplitter(chunkSize: chunkSize))
+        splitter = Locked(FeedSplitter(chunkSize: chunkSize))
         self.channel = channel
         self.progress = progress
     }

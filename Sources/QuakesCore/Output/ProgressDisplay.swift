@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A one-line progress display on a terminal's standard error, for long transfers and ingests:
 /// bytes received of the total, features stored, and the rate, redrawn in place a few times a second.
@@ -17,7 +17,7 @@ final class ProgressDisplay: Sendable {
     }
 
     private let output: any TextOutput
-    private let sources = Mutex<[Source]>([])
+    private let sources = Locked<[Source]>([])
     private let started = ContinuousClock.now
     /// Nothing is drawn for fetches quicker than this, to spare the flicker.
     private static let delay = Duration.milliseconds(500)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The time zone times are shown in, and the local calendar that sections by day, hour, week and
 /// month follow, daylight saving time included.
@@ -60,7 +60,7 @@ public struct DisplayZone: Sendable, Equatable {
     /// which costs a third of a millisecond that `quakes count --last 5h` does not need to pay.
     private final class ZoneLookUp: Sendable {
         private let tz: String?
-        private let cache = Mutex<(zone: TimeZone?, name: String)?>(nil)
+        private let cache = Locked<(zone: TimeZone?, name: String)?>(nil)
 
         init(tz: String?) {
             self.tz = tz

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Turns SIGINT and SIGTERM into cancellation of the running command, and remembers which came,
 /// so that a fetch rolls back, releases its lock and ends with 130 or 143, and a watch ends cleanly.
@@ -12,7 +12,7 @@ public final class Interruption: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

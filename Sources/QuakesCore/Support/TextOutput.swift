@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// Where a command writes its text: standard output, standard error, or a buffer in tests.
@@ -39,8 +40,8 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 public final class FileDescriptorOutput: TextOutput {
     private let descriptor: Int32
     private let lineBuffered: Bool
-    private let buffer = Mutex<[UInt8]>([])
-    private let failure = Mutex<String?>(nil)
+    private let buffer = Locked<[UInt8]>([])
+    private let failure = Locked<String?>(nil)
     private let closed = Atomic<Bool>(false)
     private static let capacity = 64 * 1024
 
@@ -101,7 +102,7 @@ public final class FileDescriptorOutput: TextOutput {
 
 /// Output kept in memory, for tests and for building text before it is written.
 public final class CapturedOutput: TextOutput {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = Locked<[UInt8]>([])
 
     public init() {}
 
