@@ -149,16 +149,13 @@ public final class LocalHTTPServer: Sendable {
                 send(connection, status: 200, headers: validators, body: body)
             }
         case let .truncated(body, sent)?:
-            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            write(connection, Array(head.utf8) + body.prefix(sent))
+            write(connection, okHead(length: body.count) + body.prefix(sent))
         case let .stalled(body, sent)?:
-            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            guard write(connection, Array(head.utf8) + body.prefix(sent)) else { return }
+            guard write(connection, okHead(length: body.count) + body.prefix(sent)) else { return }
             waitForTheClientToLeave(connection) { [self] in released.withLock { $0.contains(request.path) } }
             write(connection, Array(body.dropFirst(sent)))
         case let .slow(body, pieces, pause)?:
-            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            write(connection, Array(head.utf8))
+            write(connection, okHead(length: body.count))
             let size = (body.count + pieces - 1) / max(1, pieces)
             for start in stride(from: 0, to: body.count, by: max(1, size)) {
                 Thread.sleep(forTimeInterval: pause)
@@ -224,6 +221,12 @@ public final class LocalHTTPServer: Sendable {
             }
         }
         return nil
+    }
+
+    /// The head of a `200 OK` that announces `length` bytes of body, for routes that send the body
+    /// in their own way.
+    private func okHead(length: Int) -> [UInt8] {
+        Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8)
     }
 
     private func send(_ connection: Int32, status: Int, headers: [String], body: [UInt8]) {
