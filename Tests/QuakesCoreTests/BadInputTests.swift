@@ -63,8 +63,8 @@ import Testing
     @Test func aSmallFeedCutAtEveryStructuralPointIsRefused() async throws {
         let text = Array(Self.document([Self.feature, Self.feature.replacingOccurrences(of: "us6000len8", with: "us6000zzzz")]).utf8)
         let structural = Set("{}[],:\"".utf8)
-        let stride = ReliabilityReport.isSanitized ? 5 : 1
-        let points = text.indices.filter { structural.contains(text[$0]) && $0 < text.count - 1 && $0 % stride == 0 }
+        let step = SuiteMode.isSanitized ? 5 : 1
+        let points = text.indices.filter { structural.contains(text[$0]) && $0 < text.count - 1 && $0 % step == 0 }
         var outcome = ""
         for point in points {
             outcome = try await expectRefused(Array(text[...point]), "cut short", "cut after byte \(point)")
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func aHundredMegabyteStringIsStoredInBoundedMemory() async throws {
-        let size = ReliabilityReport.isSanitized ? 10_000_000 : 100_000_000
+        let size = SuiteMode.isSanitized ? 10_000_000 : 100_000_000
         let (run, database) = try await fetchAlone(Self.feature(replacing: "western Afghanistan", with: String(repeating: "x", count: size)))
         #expect(run.status == .success)
         #expect(try QuakeReader(path: database).quake(id: "us6000len8")?.place?.utf8.count == size)

@@ -316,7 +316,7 @@ import Testing
                      "-q", "--quiet", "--timeout", "0", "--max-bytes", "1K", "--retries", "-1", "--force", "--wait", "1",
                      Fixtures.path(Fixtures.emptyFeed), folder.file("missing.geojson"), "--db", database, "--now",
                      "2023-10-11T00:00:00Z", "-", "--", "=", "é", "\u{1B}[31m", ""]
-        let iterations = ReliabilityReport.rounds(1_500, long: 20_000, sanitized: 300)
+        let iterations = SuiteMode.rounds(1_500, long: 20_000, sanitized: 300)
         var random = DifferentialTests.Random(state: 42)
         var outcomes: [Int32: Int] = [:]
         for iteration in 0..<iterations {

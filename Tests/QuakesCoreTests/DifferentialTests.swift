@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    private static let seeds = Array(1...UInt64(ReliabilityReport.rounds(150, long: 2000, sanitized: 30)))
+    private static let seeds = Array(1...UInt64(SuiteMode.rounds(150, long: 2000, sanitized: 30)))
 
     /// A JSON value of a random kind, as text.
     private static func value(_ random: inout Random, depth: Int = 0) -> String {

@@ -134,7 +134,7 @@ import Testing
     /// every time, the file passes `PRAGMA integrity_check` and holds exactly the events of the
     /// last fetch that completed.
     @Test func signalsAtRandomPointsLeaveTheLastCompletedFetch() async throws {
-        let iterations = ReliabilityReport.rounds(6, long: 100, sanitized: 3)
+        let iterations = SuiteMode.rounds(6, long: 100, sanitized: 3)
         let folder = try TemporaryDirectory()
         let (database, _) = try await seeded(folder)
         let feeds = [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)]

@@ -32,7 +32,7 @@ struct DatabaseContent: Equatable {
     /// How many features `bigFeed` has: enough for the debug binary to spend a few seconds storing
     /// them, so that signals land in the middle of writes; a sanitized binary, several times slower,
     /// takes about as long with fewer.
-    private static let bigFeedCount = switch ReliabilityReport.sanitizer {
+    private static let bigFeedCount = switch SuiteMode.sanitizer {
     case "thread": 10_000
     case "address": 30_000
     default: 60_000
@@ -106,7 +106,7 @@ struct DatabaseContent: Equatable {
         let (process, errors) = try start(["fetch", "--db", database, server.url("/big.geojson")])
         try await waitUntilLocked(database + ".lock")
         try await Task.sleep(for: .milliseconds(1200))
-        #expect(process.isRunning)
+        #expect(process.isRunning, "the ingest ended before the signal")
         kill(process.processIdentifier, signal)
         let message = finish(process, errors)
         #expect(process.terminationReason == .exit)

@@ -15,7 +15,7 @@ enum Fixtures {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { name in
             guard name.hasSuffix(".geojson") else { return false }
-            guard ReliabilityReport.isSanitized else { return true }
+            guard SuiteMode.isSanitized else { return true }
             let size = (try? FileManager.default.attributesOfItem(atPath: path(name)))?[.size] as? Int ?? 0
             return size < 600_000
         }.sorted()

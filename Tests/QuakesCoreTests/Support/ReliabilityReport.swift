@@ -6,23 +6,6 @@ import Foundation
 enum ReliabilityReport {
     static let path = ProcessInfo.processInfo.environment["QUAKES_RELIABILITY_REPORT"]
 
-    /// True in the long mode (`QUAKES_LONG_TESTS=1`, set by `make reliability`): loops run their
-    /// full count.
-    static let isLong = ProcessInfo.processInfo.environment["QUAKES_LONG_TESTS"] == "1"
-
-    /// The sanitizer the suite runs under: `thread` or `address` (`QUAKES_SANITIZED`, set by `make
-    /// test-tsan` and `make test-asan`), or nil.
-    static let sanitizer = ProcessInfo.processInfo.environment["QUAKES_SANITIZED"].flatMap { $0.isEmpty ? nil : $0 }
-
-    /// True under a sanitizer, where code runs several times slower (ThreadSanitizer ten to twenty
-    /// times): the heaviest tests take smaller inputs and fewer rounds, which still run every path.
-    static var isSanitized: Bool { sanitizer != nil }
-
-    /// `normal`, `long` in the long mode, or `sanitized` under a sanitizer.
-    static func rounds(_ normal: Int, long: Int, sanitized: Int) -> Int {
-        isLong ? long : (isSanitized ? sanitized : normal)
-    }
-
     static func record(_ group: String, _ name: String, runs: Int = 1, _ outcome: String) {
         guard let path else { return }
         let line = [group, name, String(runs), outcome]
