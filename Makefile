@@ -8,7 +8,7 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps build demo test test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
+.PHONY: all deps build demo test check lint format test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
 
 all: build
 
@@ -35,15 +35,29 @@ demo: build
 	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-22T2039Z.geojson"; \
 	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5
 
-# What CI runs: the suites; the suites again under AddressSanitizer and ThreadSanitizer; a minute of
-# fuzzing; and the quick benchmark run, which must finish cleanly (its timings are not checked).
+# The developer's loop: build, then every suite (in-process, through the binary, faults and
+# signals), in a few minutes on two cores.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# What CI runs (.ci/run): `make test`, then the suites under AddressSanitizer and ThreadSanitizer, a
+# minute of fuzzing, the quick benchmark run (its timings are not checked), every product built in
+# release, and `swift format lint --strict` over Sources and Tests.
+check: test
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 	$(MAKE) --no-print-directory bench-quick
+	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
+	$(MAKE) --no-print-directory lint
+
+# swift-format, which ships with the toolchain, with the checked-in .swift-format configuration.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
 
 # The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
 # report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower, and the whole

@@ -140,11 +140,17 @@ public final class LocalHTTPServer: Sendable {
         case .sequence?:
             send(connection, status: 500, headers: [], body: Array("nested sequence\n".utf8))
         case let .conditional(body, etag, lastModified)?:
-            let matches = (etag != nil && request.headers["if-none-match"] == etag)
+            let matches =
+                (etag != nil && request.headers["if-none-match"] == etag)
                 || (etag == nil && lastModified != nil && request.headers["if-modified-since"] == lastModified)
-            let validators = (etag.map { ["ETag: \($0)"] } ?? []) + (lastModified.map { ["Last-Modified: \($0)"] } ?? [])
+            let validators =
+                (etag.map { ["ETag: \($0)"] } ?? []) + (lastModified.map { ["Last-Modified: \($0)"] } ?? [])
             if matches {
-                write(connection, Array("HTTP/1.1 304 Not Modified\r\n\(validators.map { $0 + "\r\n" }.joined())Connection: close\r\n\r\n".utf8))
+                write(
+                    connection,
+                    Array(
+                        "HTTP/1.1 304 Not Modified\r\n\(validators.map { $0 + "\r\n" }.joined())Connection: close\r\n\r\n"
+                            .utf8))
             } else {
                 send(connection, status: 200, headers: validators, body: body)
             }
@@ -176,8 +182,12 @@ public final class LocalHTTPServer: Sendable {
         case .silence:
             waitForTheClientToLeave(connection)
         case .endless:
-            write(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
-            let block = Array(#"{"type":"FeatureCollection","features":["#.utf8) + Array(repeating: UInt8(ascii: " "), count: 65_536)
+            write(
+                connection, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8)
+            )
+            let block =
+                Array(#"{"type":"FeatureCollection","features":["#.utf8)
+                + Array(repeating: UInt8(ascii: " "), count: 65_536)
             guard write(connection, block) else { return }
             let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 65_536)
             while !stopped.load(ordering: .relaxed), write(connection, spaces) {}
@@ -240,7 +250,9 @@ public final class LocalHTTPServer: Sendable {
     private func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let result = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let result = bytes[sent...].withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if result <= 0 { return false }
             sent += result
         }

@@ -108,8 +108,10 @@ public final class Connection {
     }
 
     /// Runs `body` in a transaction that commits when it returns and rolls back when it throws.
-    public func transaction<Result>(_ kind: TransactionKind = .deferred,
-                                    _ body: () throws -> Result) throws -> Result {
+    public func transaction<Result>(
+        _ kind: TransactionKind = .deferred,
+        _ body: () throws -> Result
+    ) throws -> Result {
         try begin(kind)
         do {
             let result = try body()

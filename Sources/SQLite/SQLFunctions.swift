@@ -48,27 +48,32 @@ extension Connection {
     /// and are evaluated once per statement when their arguments are constant. Functions are
     /// `SQLITE_DIRECTONLY`: the schema (a view, a trigger) cannot call them, so a crafted database
     /// file cannot make them run.
-    public func createFunction(_ name: String, argumentCount: Int32, deterministic: Bool = true,
-                               _ body: @escaping (FunctionArguments) -> FunctionResult) throws(SQLiteError)
-    {
+    public func createFunction(
+        _ name: String, argumentCount: Int32, deterministic: Bool = true,
+        _ body: @escaping (FunctionArguments) -> FunctionResult
+    ) throws(SQLiteError) {
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
         var flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
         if deterministic { flags |= SQLITE_DETERMINISTIC }
-        let result = sqlite3_create_function_v2(handle, name, argumentCount, flags, box, { context, count, values in
-            let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-            switch box.body(FunctionArguments(count: count, values: values)) {
-            case .null: sqlite3_result_null(context)
-            case let .integer(value): sqlite3_result_int64(context, value)
-            case let .real(value): sqlite3_result_double(context, value)
-            case let .text(value):
-                // A C string of the value: never a NULL pointer, which would make the result NULL.
-                value.withCString { text in
-                    sqlite3_result_text64(context, text, UInt64(value.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+        let result = sqlite3_create_function_v2(
+            handle, name, argumentCount, flags, box,
+            { context, count, values in
+                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                switch box.body(FunctionArguments(count: count, values: values)) {
+                case .null: sqlite3_result_null(context)
+                case let .integer(value): sqlite3_result_int64(context, value)
+                case let .real(value): sqlite3_result_double(context, value)
+                case let .text(value):
+                    // A C string of the value: never a NULL pointer, which would make the result NULL.
+                    value.withCString { text in
+                        sqlite3_result_text64(
+                            context, text, UInt64(value.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
                 }
-            }
-        }, nil, nil, { box in
-            if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
-        })
+            }, nil, nil,
+            { box in
+                if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
+            })
         guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
     }
 
@@ -76,18 +81,24 @@ extension Connection {
     ///
     /// `compare` receives two UTF-8 texts, valid during the call, and returns a negative number,
     /// zero or a positive number as the first sorts before, with, or after the second.
-    public func createCollation(_ name: String,
-                                _ compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Int32)
+    public func createCollation(
+        _ name: String,
+        _ compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Int32
+    )
         throws(SQLiteError)
     {
         let box = Unmanaged.passRetained(CollationBox(compare)).toOpaque()
-        let result = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, box, { box, leftCount, left, rightCount, right in
-            let collation = Unmanaged<CollationBox>.fromOpaque(box!).takeUnretainedValue()
-            return collation.compare(UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
-                                     UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
-        }, { box in
-            if let box { Unmanaged<CollationBox>.fromOpaque(box).release() }
-        })
+        let result = sqlite3_create_collation_v2(
+            handle, name, SQLITE_UTF8, box,
+            { box, leftCount, left, rightCount, right in
+                let collation = Unmanaged<CollationBox>.fromOpaque(box!).takeUnretainedValue()
+                return collation.compare(
+                    UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
+                    UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
+            },
+            { box in
+                if let box { Unmanaged<CollationBox>.fromOpaque(box).release() }
+            })
         guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
     }
 }

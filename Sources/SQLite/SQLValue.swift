@@ -11,7 +11,8 @@ public enum SQLValue: Sendable, Equatable, CustomStringConvertible {
         case .null: "NULL"
         case let .integer(value): String(value)
         case let .real(value): String(value)
-        case let .text(value): "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        case let .text(value):
+            "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
         }
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed SQLite call: SQLite's own result codes and message, and the SQL that was running.

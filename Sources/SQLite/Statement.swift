@@ -56,8 +56,9 @@ public final class Statement {
         let result = value.withUTF8 { text in
             text.withMemoryRebound(to: CChar.self) { text in
                 guard let start = text.baseAddress else { return bindEmptyText(at: index) }
-                return sqlite3_bind_text64(handle, index, start, UInt64(text.count), csqlite_transient(),
-                                           UInt8(SQLITE_UTF8))
+                return sqlite3_bind_text64(
+                    handle, index, start, UInt64(text.count), csqlite_transient(),
+                    UInt8(SQLITE_UTF8))
             }
         }
         try check(result)
@@ -70,8 +71,10 @@ public final class Statement {
     /// from a buffer they own; `bind(_: String?, at:)` is the safe default.
     public func bind(unownedText text: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
         guard let start = text.baseAddress, !text.isEmpty else { return try check(bindEmptyText(at: index)) }
-        try check(sqlite3_bind_text64(handle, index, start.assumingMemoryBound(to: CChar.self), UInt64(text.count),
-                                      csqlite_static(), UInt8(SQLITE_UTF8)))
+        try check(
+            sqlite3_bind_text64(
+                handle, index, start.assumingMemoryBound(to: CChar.self), UInt64(text.count),
+                csqlite_static(), UInt8(SQLITE_UTF8)))
     }
 
     /// Binds '' — a NULL pointer would bind SQL NULL instead. SQLite copies the zero bytes at once.

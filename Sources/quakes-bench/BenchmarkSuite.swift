@@ -56,26 +56,37 @@ struct BenchmarkSuite {
         let database = database(size)
         let fresh = try (0..<runs(size)).map { _ in
             remove(database)
-            return try Runner.measure([quakes, "fetch", "-q", "--db", database, "file://" + feed],
-                                      errors: log("fetch-\(label)"))
+            return try Runner.measure(
+                [quakes, "fetch", "-q", "--db", database, "file://" + feed],
+                errors: log("fetch-\(label)"))
         }
-        results.append(Result(name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
-                              baseline: python == nil ? nil : "Python baseline, \(label) features"))
+        results.append(
+            Result(
+                name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
+                baseline: python == nil ? nil : "Python baseline, \(label) features"))
         if let python {
             let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
             let baseline = try (0..<(quick ? 1 : 3)).map { _ in
                 remove(pythonDatabase)
-                return try Runner.measure([python, root.appendingPathComponent("Benchmarks/baseline.py").path, feed,
-                                           pythonDatabase], errors: log("python-\(label)"))
+                return try Runner.measure(
+                    [
+                        python, root.appendingPathComponent("Benchmarks/baseline.py").path, feed,
+                        pythonDatabase,
+                    ], errors: log("python-\(label)"))
             }
-            results.append(Result(name: "Python baseline, \(label) features", summary: Summary(runs: baseline), items: size))
+            results.append(
+                Result(name: "Python baseline, \(label) features", summary: Summary(runs: baseline), items: size))
         }
         let again = try (0..<runs(size)).map { _ in
-            try Runner.measure([quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("refetch-\(label)"))
+            try Runner.measure(
+                [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("refetch-\(label)"))
         }
-        results.append(Result(name: "re-ingest, \(label) features, all unchanged", summary: Summary(runs: again), items: size))
-        results.append(Result(name: "store alone, \(label) features in memory",
-                              summary: try storeAlone(database), items: size))
+        results.append(
+            Result(name: "re-ingest, \(label) features, all unchanged", summary: Summary(runs: again), items: size))
+        results.append(
+            Result(
+                name: "store alone, \(label) features in memory",
+                summary: try storeAlone(database), items: size))
         if let index = results.firstIndex(where: { $0.name == "fresh ingest, \(label) features" }), python == nil {
             results[index].baseline = "store alone, \(label) features in memory"
         }
@@ -89,9 +100,11 @@ struct BenchmarkSuite {
         let timing = work.appendingPathComponent("ceiling.out").path
         let runs = try (0..<(quick ? 1 : 3)).map { _ in
             remove(target)
-            var run = try Runner.measure([Runner.harness, "ceiling", database, target], output: timing,
-                                         errors: log("ceiling"))
-            let reported = try String(contentsOfFile: timing, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            var run = try Runner.measure(
+                [Runner.harness, "ceiling", database, target], output: timing,
+                errors: log("ceiling"))
+            let reported = try String(contentsOfFile: timing, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             guard let seconds = Double(reported) else { throw BenchmarkError("ceiling reported \(reported)") }
             run.seconds = seconds
             return run
@@ -105,17 +118,30 @@ struct BenchmarkSuite {
         let now = Date(timeIntervalSince1970: Double(newest) / 1000).ISO8601Format()
         let day: Int64 = 86_400_000
         let cases: [(String, [String], String)] = [
-            ("count --last 5h", ["count", "--last", "5h"],
-             "SELECT count(*) FROM quake WHERE time >= \(newest - 5 * 3_600_000) AND time <= \(newest);"),
-            ("count --section day", ["count", "--section", "day", "--utc"],
-             "SELECT time / \(day) AS d, count(*) FROM quake GROUP BY d ORDER BY d DESC;"),
-            ("list --sort magnitude --section day --limit 100", ["list", "--sort", "magnitude", "--section", "day",
-                                                                 "--limit", "100", "--utc", "--format", "ndjson"],
-             "SELECT * FROM quake ORDER BY time / \(day) DESC, mag DESC, time DESC, id LIMIT 100;"),
-            ("list --place alaska --limit 50", ["list", "--place", "alaska", "--limit", "50", "--format", "ndjson"],
-             "SELECT * FROM quake WHERE place LIKE '%alaska%' ORDER BY time DESC, id LIMIT 50;"),
-            ("list --format ndjson (everything)", ["list", "--format", "ndjson"],
-             "SELECT * FROM quake ORDER BY time DESC;"),
+            (
+                "count --last 5h", ["count", "--last", "5h"],
+                "SELECT count(*) FROM quake WHERE time >= \(newest - 5 * 3_600_000) AND time <= \(newest);"
+            ),
+            (
+                "count --section day", ["count", "--section", "day", "--utc"],
+                "SELECT time / \(day) AS d, count(*) FROM quake GROUP BY d ORDER BY d DESC;"
+            ),
+            (
+                "list --sort magnitude --section day --limit 100",
+                [
+                    "list", "--sort", "magnitude", "--section", "day",
+                    "--limit", "100", "--utc", "--format", "ndjson",
+                ],
+                "SELECT * FROM quake ORDER BY time / \(day) DESC, mag DESC, time DESC, id LIMIT 100;"
+            ),
+            (
+                "list --place alaska --limit 50", ["list", "--place", "alaska", "--limit", "50", "--format", "ndjson"],
+                "SELECT * FROM quake WHERE place LIKE '%alaska%' ORDER BY time DESC, id LIMIT 50;"
+            ),
+            (
+                "list --format ndjson (everything)", ["list", "--format", "ndjson"],
+                "SELECT * FROM quake ORDER BY time DESC;"
+            ),
         ]
         let rows = try QuakeReader(path: database).count()
         for (name, arguments, sql) in cases {
@@ -123,13 +149,17 @@ struct BenchmarkSuite {
                 try Runner.measure([quakes] + arguments + ["--db", database, "--now", now], errors: log("query"))
             }
             let everything = name.hasPrefix("list --format ndjson")
-            results.append(Result(name: name, summary: Summary(runs: ours), items: everything ? rows : nil,
-                                  baseline: sqlite3 == nil ? nil : "sqlite3: " + name))
+            results.append(
+                Result(
+                    name: name, summary: Summary(runs: ours), items: everything ? rows : nil,
+                    baseline: sqlite3 == nil ? nil : "sqlite3: " + name))
             if let sqlite3 {
                 let theirs = try (0..<(quick ? 1 : 5)).map { _ in
-                    try Runner.measure([sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3"))
+                    try Runner.measure(
+                        [sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3"))
                 }
-                results.append(Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
+                results.append(
+                    Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
             }
         }
     }
@@ -141,9 +171,11 @@ struct BenchmarkSuite {
         server.route("/all_day.geojson", .conditional(body: body, etag: "\"bench\"", lastModified: nil))
         let database = work.appendingPathComponent("conditional.sqlite").path
         remove(database)
-        _ = try Runner.measure([quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
+        _ = try Runner.measure(
+            [quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
         let runs = try (0..<(quick ? 3 : 20)).map { _ in
-            try Runner.measure([quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
+            try Runner.measure(
+                [quakes, "fetch", "-q", "--db", database, server.url("/all_day.geojson")], errors: log("304"))
         }
         results.append(Result(name: "fetch answered 304 Not Modified", summary: Summary(runs: runs)))
     }

@@ -23,9 +23,11 @@ struct FeedGenerator {
 
     /// Templates from the compact (one feature per line) fixtures in `fixtures`.
     init(fixtures: URL, seed: UInt64) throws {
-        let files = ["all_week-2021-07-22T2039Z.geojson", "all_week-2021-07-20T1423Z.geojson",
-                     "fdsn_query-2022-05-20T1306Z.geojson", "all_day-2020-10-28T2257Z.geojson",
-                     "all_day-2014-04-14T1152Z.geojson", "significant_month-2023-10-11T2016Z.geojson"]
+        let files = [
+            "all_week-2021-07-22T2039Z.geojson", "all_week-2021-07-20T1423Z.geojson",
+            "fdsn_query-2022-05-20T1306Z.geojson", "all_day-2020-10-28T2257Z.geojson",
+            "all_day-2014-04-14T1152Z.geojson", "significant_month-2023-10-11T2016Z.geojson",
+        ]
         var templates: [Template] = []
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(file)))
@@ -44,7 +46,9 @@ struct FeedGenerator {
         defer { try? file.close() }
         var out: [UInt8] = []
         out.reserveCapacity(5 << 20)
-        out += Array("{\"type\":\"FeatureCollection\",\"metadata\":{\"generated\":1700000000000,\"url\":\"generated\",\"title\":\"Generated feed\",\"status\":200,\"api\":\"1.10.3\",\"count\":\(count)},\"features\":[".utf8)
+        out += Array(
+            "{\"type\":\"FeatureCollection\",\"metadata\":{\"generated\":1700000000000,\"url\":\"generated\",\"title\":\"Generated feed\",\"status\":200,\"api\":\"1.10.3\",\"count\":\(count)},\"features\":["
+                .utf8)
         var recent: [(number: Int, updated: Int64)] = []
         let start: Int64 = 1_577_836_800_000  // 2020-01-01
         var number = 0
@@ -58,7 +62,9 @@ struct FeedGenerator {
             } else {
                 let time = start + Int64(number) * 60_000 + Int64(random.next() % 60_000)
                 event = (number, time, time + 60_000 + Int64(random.next() % 172_800_000))
-                if recent.count < 10_000 { recent.append((number, event.updated)) } else {
+                if recent.count < 10_000 {
+                    recent.append((number, event.updated))
+                } else {
                     recent[Int(random.next() % 10_000)] = (number, event.updated)
                 }
                 number += 1
@@ -137,7 +143,7 @@ struct FeedGenerator {
     private static func template(_ feature: [UInt8]) -> Template? {
         let text = String(decoding: feature, as: UTF8.self)
         guard let idRange = text.range(of: "\"id\":\"", options: .backwards),
-              let idEnd = text[idRange.upperBound...].firstIndex(of: "\"")
+            let idEnd = text[idRange.upperBound...].firstIndex(of: "\"")
         else { return nil }
         var cuts: [(Range<String.Index>, Slot)] = [(idRange.upperBound..<idEnd, .id)]
         func value(after key: String, _ slot: Slot, quoted: Bool = false) -> Bool {
@@ -159,8 +165,8 @@ struct FeedGenerator {
         }
         let hasMagnitude = !text.contains("\"mag\":null")
         guard value(after: "time", .time), value(after: "updated", .updated), value(after: "code", .code, quoted: true),
-              value(after: "ids", .ids, quoted: true), value(after: "coordinates", .coordinates),
-              !hasMagnitude || value(after: "mag", .magnitude)
+            value(after: "ids", .ids, quoted: true), value(after: "coordinates", .coordinates),
+            !hasMagnitude || value(after: "mag", .magnitude)
         else { return nil }
         cuts.sort { $0.0.lowerBound < $1.0.lowerBound }
         var pieces: [[UInt8]] = []

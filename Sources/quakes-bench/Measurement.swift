@@ -15,7 +15,8 @@ struct Summary {
 
     var median: Double {
         let sorted = runs.map(\.seconds).sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     var minimum: Double { runs.map(\.seconds).min() ?? 0 }
@@ -36,9 +37,10 @@ enum Runner {
 
     /// Runs `arguments[0]` with the rest, standard output to `output` (a path) and standard error to
     /// `errors`; throws when it fails.
-    static func measure(_ arguments: [String], output: String = "/dev/null", errors: String = "/dev/null",
-                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Measurement
-    {
+    static func measure(
+        _ arguments: [String], output: String = "/dev/null", errors: String = "/dev/null",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Measurement {
         let report = NSTemporaryDirectory() + "quakes-measure-\(getpid()).out"
         defer { unlink(report) }
         var actions = posix_spawn_file_actions_t()
@@ -50,17 +52,18 @@ enum Runner {
         let argv = ([measurer] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, measurer, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchmarkError("cannot run \(measurer): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw BenchmarkError("cannot run \(measurer): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let fields = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ")
         guard status == 0, fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]),
-              let exitStatus = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+            let exitStatus = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw BenchmarkError("quakes-measure failed on \(arguments[0]); see \(errors)") }
         guard exitStatus == 0 else {
             throw BenchmarkError("\(arguments.joined(separator: " ")) exited with \(exitStatus); see \(errors)")

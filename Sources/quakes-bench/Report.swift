@@ -33,7 +33,8 @@ struct Report {
             if let baseline = result.baseline, let other = results.first(where: { $0.name == baseline }) {
                 ratio = String(format: "%.2f×", summary.median / other.summary.median)
             }
-            text += "| \(result.name) | \(seconds(summary.median)) | \(seconds(summary.minimum)) | "
+            text +=
+                "| \(result.name) | \(seconds(summary.median)) | \(seconds(summary.minimum)) | "
                 + "\(seconds(summary.maximum)) | \(String(format: "%.0f MB", summary.peakMegabytes)) | \(rate) | "
                 + "\(result.baseline ?? "") | \(ratio) |\n"
         }
@@ -51,35 +52,47 @@ struct Report {
             lines.append("| \(target) | \(format(value)) | \(holds(value) ? "yes" : "no") |")
         }
         for label in ["200k", "1M", "20k"] {
-            if let ours = median("fresh ingest, \(label) features"), let python = median("Python baseline, \(label) features") {
-                check("fresh ingest of \(label) at least 5× faster than Python", python / ours,
-                      { String(format: "%.1f× faster", $0) }, { $0 >= 5 })
+            if let ours = median("fresh ingest, \(label) features"),
+                let python = median("Python baseline, \(label) features")
+            {
+                check(
+                    "fresh ingest of \(label) at least 5× faster than Python", python / ours,
+                    { String(format: "%.1f× faster", $0) }, { $0 >= 5 })
             }
-            if let ours = median("fresh ingest, \(label) features"), let ceiling = median("store alone, \(label) features in memory") {
-                check("fresh ingest of \(label) within 1.3× of the store alone", ours / ceiling,
-                      { String(format: "%.2f×", $0) }, { $0 <= 1.3 })
+            if let ours = median("fresh ingest, \(label) features"),
+                let ceiling = median("store alone, \(label) features in memory")
+            {
+                check(
+                    "fresh ingest of \(label) within 1.3× of the store alone", ours / ceiling,
+                    { String(format: "%.2f×", $0) }, { $0 <= 1.3 })
             }
             if let again = median("re-ingest, \(label) features, all unchanged"),
-               let size = results.first(where: { $0.name == "re-ingest, \(label) features, all unchanged" })?.items
+                let size = results.first(where: { $0.name == "re-ingest, \(label) features, all unchanged" })?.items
             {
-                check("re-ingest of \(label) unchanged at 300,000 features/s or more", Double(size) / again,
-                      { "\(grouped(Int($0)))/s" }, { $0 >= 300_000 })
+                check(
+                    "re-ingest of \(label) unchanged at 300,000 features/s or more", Double(size) / again,
+                    { "\(grouped(Int($0)))/s" }, { $0 >= 300_000 })
             }
-            check("peak RSS of the \(label) fetch under 150 MB", peak("fresh ingest, \(label) features"),
-                  { String(format: "%.0f MB", $0) }, { $0 < 150 })
+            check(
+                "peak RSS of the \(label) fetch under 150 MB", peak("fresh ingest, \(label) features"),
+                { String(format: "%.0f MB", $0) }, { $0 < 150 })
         }
         for name in ["count --last 5h", "list --sort magnitude --section day --limit 100"] {
             if let ours = median(name), let theirs = median("sqlite3: " + name) {
                 check("\(name) within 2× of sqlite3", ours / theirs, { String(format: "%.2f×", $0) }, { $0 <= 2 })
             }
         }
-        if let export = results.first(where: { $0.name == "list --format ndjson (everything)" }), let rows = export.items {
-            check("full ndjson export at 200,000 rows/s or more", Double(rows) / export.summary.median,
-                  { "\(grouped(Int($0)))/s" }, { $0 >= 200_000 })
+        if let export = results.first(where: { $0.name == "list --format ndjson (everything)" }),
+            let rows = export.items
+        {
+            check(
+                "full ndjson export at 200,000 rows/s or more", Double(rows) / export.summary.median,
+                { "\(grouped(Int($0)))/s" }, { $0 >= 200_000 })
         }
         check("304 fetch under 50 ms", median("fetch answered 304 Not Modified"), { seconds($0) }, { $0 < 0.05 })
         check("start-up under 20 ms", median("quakes --version (start-up)"), { seconds($0) }, { $0 < 0.02 })
-        return "## Targets\n\n| target | measured | met |\n| --- | ---: | :---: |\n" + lines.joined(separator: "\n") + "\n"
+        return "## Targets\n\n| target | measured | met |\n| --- | ---: | :---: |\n" + lines.joined(separator: "\n")
+            + "\n"
     }
 
     private func seconds(_ value: Double) -> String {
@@ -94,7 +107,8 @@ struct Report {
     }
 
     private func machine() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)

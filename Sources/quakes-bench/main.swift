@@ -57,9 +57,12 @@ do {
         print(report, terminator: "")
     case "ceiling":
         guard words.remaining.count == 2 else { fail("usage: quakes-bench ceiling SOURCE TARGET") }
-        print(String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
+        print(
+            String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
     default:
-        fail("usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick]")
+        fail(
+            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick]"
+        )
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

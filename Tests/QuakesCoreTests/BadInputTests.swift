@@ -1,7 +1,8 @@
 import Foundation
-@testable import QuakesCore
 import LocalHTTPServer
 import Testing
+
+@testable import QuakesCore
 
 /// Hostile, broken and odd feeds, each fetched into a database that already holds a feed: a
 /// document that cannot be read is refused whole and leaves the file byte for byte as it was; a
@@ -12,11 +13,13 @@ import Testing
     private static let feature: String = {
         let document = try! JSONSerialization.jsonObject(with: Fixtures.data(Fixtures.alerts)) as! [String: Any]
         let first = (document["features"] as! [Any])[0]
-        return String(decoding: try! JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]), as: UTF8.self)
+        return String(
+            decoding: try! JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]), as: UTF8.self)
     }()
 
     private static func document(_ features: [String]) -> String {
-        #"{"type":"FeatureCollection","metadata":{"generated":1697055360000},"features":["# + features.joined(separator: ",") + "]}"
+        #"{"type":"FeatureCollection","metadata":{"generated":1697055360000},"features":["#
+            + features.joined(separator: ",") + "]}"
     }
 
     /// The feature with `old` replaced by `new` once, in a document of its own.
@@ -46,7 +49,8 @@ import Testing
         #expect(run.standardError.contains(reason), "\(name): \(run.standardError)")
         let unchanged = try DatabaseContent(path: database) == before && DatabaseContent.integrity(of: database) == "ok"
         #expect(unchanged, "\(name)")
-        return ReliabilityReport.describe(run, paths: [path]) + (unchanged ? ", database unchanged" : ", DATABASE CHANGED")
+        return ReliabilityReport.describe(run, paths: [path])
+            + (unchanged ? ", database unchanged" : ", DATABASE CHANGED")
     }
 
     /// Where `fetchAlone` keeps its files, for as long as the test runs.
@@ -61,7 +65,8 @@ import Testing
     }
 
     @Test func aSmallFeedCutAtEveryStructuralPointIsRefused() async throws {
-        let text = Array(Self.document([Self.feature, Self.feature.replacingOccurrences(of: "us6000len8", with: "us6000zzzz")]).utf8)
+        let text = Array(
+            Self.document([Self.feature, Self.feature.replacingOccurrences(of: "us6000len8", with: "us6000zzzz")]).utf8)
         let structural = Set("{}[],:\"".utf8)
         let step = SuiteMode.isSanitized ? 5 : 1
         let points = text.indices.filter { structural.contains(text[$0]) && $0 < text.count - 1 && $0 % step == 0 }
@@ -69,18 +74,42 @@ import Testing
         for point in points {
             outcome = try await expectRefused(Array(text[...point]), "cut short", "cut after byte \(point)")
         }
-        ReliabilityReport.record("Feed", "a feed cut short after each of its structural characters", runs: points.count, outcome)
+        ReliabilityReport.record(
+            "Feed", "a feed cut short after each of its structural characters", runs: points.count, outcome)
     }
 
     @Test(arguments: [
         ("an HTML error page", Array("<html><body><h1>502 Bad Gateway</h1></body></html>\n".utf8), "HTML"),
         ("an empty body", [], "empty"),
-        ("invalid UTF-8 inside a string", Array(feature(replacing: "Afghanistan", with: "Afgh").utf8).replacing(Array("Afgh".utf8), with: [0x41, 0x66, 0xFF, 0x67], maxReplacements: 1), "invalid UTF-8"),
-        ("a lone surrogate escape inside a string", Array(feature(replacing: "Afghanistan", with: #"Afgh\ud800anistan"#).utf8), "lone high surrogate"),
+        (
+            "invalid UTF-8 inside a string",
+            Array(feature(replacing: "Afghanistan", with: "Afgh").utf8).replacing(
+                Array("Afgh".utf8), with: [0x41, 0x66, 0xFF, 0x67], maxReplacements: 1), "invalid UTF-8"
+        ),
+        (
+            "a lone surrogate escape inside a string",
+            Array(feature(replacing: "Afghanistan", with: #"Afgh\ud800anistan"#).utf8), "lone high surrogate"
+        ),
         ("the number NaN", Array(feature(replacing: #""tsunami":0"#, with: #""tsunami":NaN"#).utf8), "unexpected 'N'"),
-        ("the number 0x10", Array(feature(replacing: #""tsunami":0"#, with: #""tsunami":0x10"#).utf8), "unexpected 'x'"),
-        ("arrays nested 100,000 deep", Array((#"{"type":"FeatureCollection","features":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8), "nesting deeper than 512 levels"),
-        ("objects nested 100,000 deep in a property", Array(feature(replacing: #""mag":"#, with: #""deep":"# + String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000) + #","mag":"#).utf8), "nesting deeper than 512 levels"),
+        (
+            "the number 0x10", Array(feature(replacing: #""tsunami":0"#, with: #""tsunami":0x10"#).utf8),
+            "unexpected 'x'"
+        ),
+        (
+            "arrays nested 100,000 deep",
+            Array(
+                (#"{"type":"FeatureCollection","features":"# + String(repeating: "[", count: 100_000)
+                    + String(repeating: "]", count: 100_000) + "}").utf8), "nesting deeper than 512 levels"
+        ),
+        (
+            "objects nested 100,000 deep in a property",
+            Array(
+                feature(
+                    replacing: #""mag":"#,
+                    with: #""deep":"# + String(repeating: #"{"a":"#, count: 100_000) + "1"
+                        + String(repeating: "}", count: 100_000) + #","mag":"#
+                ).utf8), "nesting deeper than 512 levels"
+        ),
     ])
     func unreadableDocumentsAreRefusedWhole(name: String, body: [UInt8], reason: String) async throws {
         let outcome = try await expectRefused(body, reason, name)
@@ -100,9 +129,11 @@ import Testing
         let stored = try #require(try QuakeReader(path: hugeDatabase).quake(id: "us6000len8"))
         #expect(stored.magnitude == nil)
         #expect(stored.extra == #"{"mag":1e400}"#)
-        ReliabilityReport.record("Feed", "a magnitude of 1e400", "exit 0, `mag` NULL and the text `1e400` kept in `extra`")
+        ReliabilityReport.record(
+            "Feed", "a magnitude of 1e400", "exit 0, `mag` NULL and the text `1e400` kept in `extra`")
 
-        let (zero, zeroDatabase) = try await fetchAlone(Self.feature(replacing: #""tsunami":0"#, with: #""tsunami":-0"#))
+        let (zero, zeroDatabase) = try await fetchAlone(
+            Self.feature(replacing: #""tsunami":0"#, with: #""tsunami":-0"#))
         #expect(zero.status == .success)
         #expect(try QuakeReader(path: zeroDatabase).quake(id: "us6000len8")?.tsunami == 0)
         ReliabilityReport.record("Feed", "the number -0", "exit 0, stored as 0")
@@ -115,12 +146,15 @@ import Testing
         #expect(run.status == .success)
         #expect(run.standardError.contains("skipped feature 0 (us6000len8): duplicate key 'properties.tsunami'"))
         #expect(try QuakeReader(path: database).count() == 1)
-        ReliabilityReport.record("Feed", "a duplicate key", "exit 0, that feature skipped with a warning naming it and the key, the others stored")
+        ReliabilityReport.record(
+            "Feed", "a duplicate key",
+            "exit 0, that feature skipped with a warning naming it and the key, the others stored")
     }
 
     @Test func aHundredMegabyteStringIsStoredInBoundedMemory() async throws {
         let size = SuiteMode.isSanitized ? 10_000_000 : 100_000_000
-        let (run, database) = try await fetchAlone(Self.feature(replacing: "western Afghanistan", with: String(repeating: "x", count: size)))
+        let (run, database) = try await fetchAlone(
+            Self.feature(replacing: "western Afghanistan", with: String(repeating: "x", count: size)))
         #expect(run.status == .success)
         #expect(try QuakeReader(path: database).quake(id: "us6000len8")?.place?.utf8.count == size)
         ReliabilityReport.record("Feed", "a single \(size / 1_000_000) MB string", "exit 0, stored whole")
@@ -157,24 +191,39 @@ import Testing
                 #expect(stored.extra?.contains(#""\#(name)":["wrong"]"#) == true, "\(field): \(stored.extra ?? "nil")")
             }
         }
-        ReliabilityReport.record("Feed", "a wrong type (an array) in each field of a feature in turn", runs: fields.count,
-                                 "exit 0; for `id`, `time` and `coordinates` the feature is skipped with a warning, for every other field it is stored with the field NULL and the value kept in `extra`")
+        ReliabilityReport.record(
+            "Feed", "a wrong type (an array) in each field of a feature in turn", runs: fields.count,
+            "exit 0; for `id`, `time` and `coordinates` the feature is skipped with a warning, for every other field it is stored with the field NULL and the value kept in `extra`"
+        )
     }
 
     @Test func coordinatesOutOfRangeAndATimeWrittenAsTextSkipTheirFeature() async throws {
         let cases = [
-            ("longitude 200", Self.feature(replacing: #""coordinates":["#, with: #""coordinates":[200,0,0],"was":["#), "geometry.coordinates[0] longitude 200.0 is outside [-180, 180]"),
-            ("latitude 95", Self.feature(replacing: #""coordinates":["#, with: #""coordinates":[0,95,0],"was":["#), "geometry.coordinates[1] latitude 95.0 is outside [-90, 90]"),
-            ("time as a string", Self.feature(replacing: #""time":1696984916160"#, with: #""time":"1696984916160""#), "properties.time is not a number"),
+            (
+                "longitude 200",
+                Self.feature(replacing: #""coordinates":["#, with: #""coordinates":[200,0,0],"was":["#),
+                "geometry.coordinates[0] longitude 200.0 is outside [-180, 180]"
+            ),
+            (
+                "latitude 95", Self.feature(replacing: #""coordinates":["#, with: #""coordinates":[0,95,0],"was":["#),
+                "geometry.coordinates[1] latitude 95.0 is outside [-90, 90]"
+            ),
+            (
+                "time as a string", Self.feature(replacing: #""time":1696984916160"#, with: #""time":"1696984916160""#),
+                "properties.time is not a number"
+            ),
         ]
         for (name, body, warning) in cases {
             let (run, database) = try await fetchAlone(body)
             #expect(run.status == .success, "\(name)")
-            #expect(run.standardError.contains("skipped feature 0 (us6000len8): \(warning)"), "\(name): \(run.standardError)")
+            #expect(
+                run.standardError.contains("skipped feature 0 (us6000len8): \(warning)"),
+                "\(name): \(run.standardError)")
             #expect(try QuakeReader(path: database).count() == 0, "\(name)")
         }
-        ReliabilityReport.record("Feed", "coordinates out of range (longitude 200, latitude 95)", runs: 2,
-                                 "exit 0, the feature skipped with a warning naming the value and the range")
+        ReliabilityReport.record(
+            "Feed", "coordinates out of range (longitude 200, latitude 95)", runs: 2,
+            "exit 0, the feature skipped with a warning naming the value and the range")
         ReliabilityReport.record("Feed", "`time` written as a string", "exit 0, the feature skipped with a warning")
     }
 }
@@ -189,14 +238,28 @@ import Testing
     }
 
     @Test(arguments: [
-        ("a body larger than --max-bytes", "/big.geojson", ["--max-bytes", "100K"], Int32(65), "the response is larger than 102400 bytes"),
-        ("a gzip bomb: 314 KB that expands past --max-bytes", "/bomb.geojson", ["--max-bytes", "1M"], Int32(65), "larger than 1048576 bytes"),
+        (
+            "a body larger than --max-bytes", "/big.geojson", ["--max-bytes", "100K"], Int32(65),
+            "the response is larger than 102400 bytes"
+        ),
+        (
+            "a gzip bomb: 314 KB that expands past --max-bytes", "/bomb.geojson", ["--max-bytes", "1M"], Int32(65),
+            "larger than 1048576 bytes"
+        ),
         ("an endless body", "/endless.geojson", ["--max-bytes", "4M"], Int32(65), "larger than 4194304 bytes"),
-        ("a server that accepts and never answers", "/silent.geojson", ["--timeout", "1", "--retries", "0"], Int32(69), "no complete answer within 1 s"),
-        ("a redirect from http to file://", "/sneaky.geojson", [], Int32(69), "redirects are followed only to http and https"),
+        (
+            "a server that accepts and never answers", "/silent.geojson", ["--timeout", "1", "--retries", "0"],
+            Int32(69), "no complete answer within 1 s"
+        ),
+        (
+            "a redirect from http to file://", "/sneaky.geojson", [], Int32(69),
+            "redirects are followed only to http and https"
+        ),
         ("a server that cuts the body short", "/cut.geojson", ["--retries", "0"], Int32(69), "transfer closed"),
     ])
-    func eachEndsWithAnErrorAndStoresNothing(name: String, route: String, options: [String], status: Int32, message: String)
+    func eachEndsWithAnErrorAndStoresNothing(
+        name: String, route: String, options: [String], status: Int32, message: String
+    )
         async throws
     {
         let server = try LocalHTTPServer()
@@ -215,8 +278,10 @@ import Testing
         #expect(run.standardError.contains(message), "\(name): \(run.standardError)")
         let unchanged = try DatabaseContent(path: database) == before && DatabaseContent.integrity(of: database) == "ok"
         #expect(unchanged, "\(name)")
-        ReliabilityReport.record("Download", name, ReliabilityReport.describe(run, paths: [server.url(route)])
-                                    + (unchanged ? ", database unchanged" : ", DATABASE CHANGED"))
+        ReliabilityReport.record(
+            "Download", name,
+            ReliabilityReport.describe(run, paths: [server.url(route)])
+                + (unchanged ? ", database unchanged" : ", DATABASE CHANGED"))
     }
 }
 
@@ -229,19 +294,25 @@ import Testing
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let before = try DatabaseContent(path: database)
         let injection = "x'); DROP TABLE quake; --"
-        for arguments in [["list", "--sort", "mag; DROP TABLE quake"], ["list", "--section", "day; DELETE FROM quake"],
-                          ["count", "--section", "(SELECT 1)"], ["list", "--sort", "time,mag DESC--"]] {
+        for arguments in [
+            ["list", "--sort", "mag; DROP TABLE quake"], ["list", "--section", "day; DELETE FROM quake"],
+            ["count", "--section", "(SELECT 1)"], ["list", "--sort", "time,mag DESC--"],
+        ] {
             let run = await QuakesRun.run(arguments + ["--db", database])
             #expect(run.status == .usage, "\(arguments)")
             #expect(run.standardError.hasPrefix("Error: "), "\(arguments)")
         }
-        for arguments in [["list", "--place", injection], ["show", injection], ["count", "--type", injection],
-                          ["history", "--author", injection]] {
+        for arguments in [
+            ["list", "--place", injection], ["show", injection], ["count", "--type", injection],
+            ["history", "--author", injection],
+        ] {
             let run = await QuakesRun.run(arguments + ["--db", database])
             #expect([0, 1].contains(run.status.code), "\(arguments): \(run.standardError)")
         }
         #expect(try DatabaseContent(path: database) == before)
-        ReliabilityReport.record("Security", "SQL in sort keys, section keys, places, ids, types and authors", runs: 8,
-                                 "keys refused with exit 64 (only a fixed list is accepted); values matched as plain text; the database unchanged")
+        ReliabilityReport.record(
+            "Security", "SQL in sort keys, section keys, places, ids, types and authors", runs: 8,
+            "keys refused with exit 64 (only a fixed list is accepted); values matched as plain text; the database unchanged"
+        )
     }
 }

@@ -13,7 +13,9 @@ import Testing
     static let executable: URL = {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
-        while folder.path != "/", !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("quakes").path) {
+        while folder.path != "/",
+            !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("quakes").path)
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("quakes")
@@ -32,8 +34,9 @@ import Testing
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 
     @Test func theExecutableWasBuilt() {
@@ -61,11 +64,18 @@ import Testing
         #expect(loud.standardError.contains(": 18 features, 0 new, 0 updated, 18 unchanged, 0 skipped ("))
     }
 
-    @Test(arguments: [
-        (["fetch", "--db", "DB", "/nonexistent/feed.geojson"], 66, "Error: /nonexistent/feed.geojson: cannot read: No such file or directory\n"),
-        (["fetch", "--db", "DB", "--timeout", "soon"], 64, "Error: The value 'soon' is invalid for '--timeout <seconds>'"),
-        (["frobnicate"], 64, "Error: Unknown subcommand 'frobnicate'\n"),
-    ] as [([String], Int32, String)])
+    @Test(
+        arguments: [
+            (
+                ["fetch", "--db", "DB", "/nonexistent/feed.geojson"], 66,
+                "Error: /nonexistent/feed.geojson: cannot read: No such file or directory\n"
+            ),
+            (
+                ["fetch", "--db", "DB", "--timeout", "soon"], 64,
+                "Error: The value 'soon' is invalid for '--timeout <seconds>'"
+            ),
+            (["frobnicate"], 64, "Error: Unknown subcommand 'frobnicate'\n"),
+        ] as [([String], Int32, String)])
     func errorsAreOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) throws {
         let folder = try TemporaryDirectory()
         let result = try run(arguments.map { $0 == "DB" ? folder.file("q.sqlite") : $0 })
@@ -83,14 +93,19 @@ import Testing
         let html = try folder.write("page.html", "<!doctype html><title>Service Unavailable</title>")
         let result = try run(["fetch", "--db", database, html])
         #expect(result.status == 65)
-        #expect(result.standardError == "Error: \(html): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n")
+        #expect(
+            result.standardError
+                == "Error: \(html): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n"
+        )
         #expect(try DatabaseState(path: database) == before)
     }
 
     @Test func aClosedPipeEndsAListingQuietly() throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        #expect(try run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)]).status == 0)
+        #expect(
+            try run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)])
+                .status == 0)
         for format in ["ndjson", "table"] {
             let process = Process()
             process.executableURL = Self.executable
@@ -102,7 +117,9 @@ import Testing
             try process.run()
             // Like `head -1`: read one line, then go away.
             var line: [UInt8] = []
-            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A {
+                line.append(byte)
+            }
             try output.fileHandleForReading.close()
             process.waitUntilExit()
             #expect(!line.isEmpty)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import QuakesCore
 import SQLite
 import Testing
+
+@testable import QuakesCore
 
 @Suite struct ParsedArgumentsTests {
     private let command = CommandHelp(
@@ -15,8 +16,9 @@ import Testing
         ])
 
     @Test func readsEverySpellingOfOptionsAndFlags() throws {
-        let parsed = try ParsedArguments(["a", "--limit", "5", "--min-magnitude=-1.5", "-q", "b", "--utc", "--", "--c", "-q"],
-                                         for: command)
+        let parsed = try ParsedArguments(
+            ["a", "--limit", "5", "--min-magnitude=-1.5", "-q", "b", "--utc", "--", "--c", "-q"],
+            for: command)
         #expect(parsed.value("limit") == "5")
         #expect(parsed.value("min-magnitude") == "-1.5")
         #expect(parsed.flag("quiet"))
@@ -70,11 +72,14 @@ import Testing
 
     @Test func neverCrashesOnArbitraryArguments() throws {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["-", "--", "--limit", "-n", "-q", "--quiet", "=", "--=", "-qn", "--limit=", "x", "", "---", "-h",
-                      "--min-magnitude", "--utc=1", "é", "-é"]
+        let pieces = [
+            "-", "--", "--limit", "-n", "-q", "--quiet", "=", "--=", "-qn", "--limit=", "x", "", "---", "-h",
+            "--min-magnitude", "--utc=1", "é", "-é",
+        ]
         for _ in 0..<5_000 {
             let arguments = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
-                pieces.randomElement(using: &generator)! + (Bool.random(using: &generator) ? "" : pieces.randomElement(using: &generator)!)
+                pieces.randomElement(using: &generator)!
+                    + (Bool.random(using: &generator) ? "" : pieces.randomElement(using: &generator)!)
             }
             do {
                 _ = try ParsedArguments(arguments, for: command)
@@ -89,46 +94,47 @@ import Testing
     @Test func theFetchHelpScreenLooksLikeArgumentParsers() async throws {
         let run = await QuakesRun.run(["fetch", "--help"])
         #expect(run.status == .success)
-        #expect(run.standardOutput == """
-            OVERVIEW: Download USGS earthquake feeds and store them in the database.
+        #expect(
+            run.standardOutput == """
+                OVERVIEW: Download USGS earthquake feeds and store them in the database.
 
-            Each source is stored in one transaction: all of it or, on any error, none of
-            it. Events are matched by id and by the other ids USGS lists for them; the
-            version with the newest 'updated' time is kept. Requests are conditional
-            (If-None-Match, If-Modified-Since), transient failures are retried, and one
-            fetch at a time writes a database. Prints one summary line per source on
-            standard error; nothing with --quiet unless something fails.
+                Each source is stored in one transaction: all of it or, on any error, none of
+                it. Events are matched by id and by the other ids USGS lists for them; the
+                version with the newest 'updated' time is kept. Requests are conditional
+                (If-None-Match, If-Modified-Since), transient failures are retried, and one
+                fetch at a time writes a database. Prints one summary line per source on
+                standard error; nothing with --quiet unless something fails.
 
-            USAGE: quakes fetch [<options>] [<source> ...]
+                USAGE: quakes fetch [<options>] [<source> ...]
 
-            ARGUMENTS:
-              <source>                A USGS summary feed name
-                                      ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}),
-                                      an http, https or file URL, or the path of a GeoJSON
-                                      file. (default: all_day)
+                ARGUMENTS:
+                  <source>                A USGS summary feed name
+                                          ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}),
+                                          an http, https or file URL, or the path of a GeoJSON
+                                          file. (default: all_day)
 
-            OPTIONS:
-              --db <path>             The database file; missing folders are created.
-                                      (default: $QUAKES_DB, else
-                                      $XDG_DATA_HOME/quakes/quakes.sqlite, else
-                                      ~/.local/share/quakes/quakes.sqlite)
-              --timeout <seconds>     The longest a download may take, time spent storing
-                                      excluded. (default: 60)
-              --max-bytes <bytes>     The largest response accepted, after decompression; K,
-                                      M and G suffixes count in 1024s. (default: 1G)
-              --retries <n>           How many times to retry a timeout, a dropped
-                                      connection, HTTP 429 or 5xx. (default: 3)
-              --force                 Download even what the server says has not changed (no
-                                      conditional request).
-              --wait <seconds>        How long to wait for another quakes process writing
-                                      the database. (default: 0)
-              --author <name>         The author recorded in the history. (default: fetch)
-              --format <format>       The summary's format: text (on standard error) or json
-                                      (on standard output). (default: text)
-              -q, --quiet             Print nothing on success (for cron).
-              -h, --help              Show help information.
+                OPTIONS:
+                  --db <path>             The database file; missing folders are created.
+                                          (default: $QUAKES_DB, else
+                                          $XDG_DATA_HOME/quakes/quakes.sqlite, else
+                                          ~/.local/share/quakes/quakes.sqlite)
+                  --timeout <seconds>     The longest a download may take, time spent storing
+                                          excluded. (default: 60)
+                  --max-bytes <bytes>     The largest response accepted, after decompression; K,
+                                          M and G suffixes count in 1024s. (default: 1G)
+                  --retries <n>           How many times to retry a timeout, a dropped
+                                          connection, HTTP 429 or 5xx. (default: 3)
+                  --force                 Download even what the server says has not changed (no
+                                          conditional request).
+                  --wait <seconds>        How long to wait for another quakes process writing
+                                          the database. (default: 0)
+                  --author <name>         The author recorded in the history. (default: fetch)
+                  --format <format>       The summary's format: text (on standard error) or json
+                                          (on standard output). (default: text)
+                  -q, --quiet             Print nothing on success (for cron).
+                  -h, --help              Show help information.
 
-            """)
+                """)
         #expect(run.standardError.isEmpty)
     }
 
@@ -136,34 +142,36 @@ import Testing
         for arguments in [[], ["--help"], ["-h"], ["help"]] {
             let run = await QuakesRun.run(arguments)
             #expect(run.status == .success)
-            #expect(run.standardOutput.hasPrefix("""
-                OVERVIEW: Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.
+            #expect(
+                run.standardOutput.hasPrefix(
+                    """
+                    OVERVIEW: Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.
 
-                USAGE: quakes <subcommand>
+                    USAGE: quakes <subcommand>
 
-                OPTIONS:
-                  --version               Show the version.
-                  -h, --help              Show help information.
+                    OPTIONS:
+                      --version               Show the version.
+                      -h, --help              Show help information.
 
-                SUBCOMMANDS:
-                  fetch                   Download USGS earthquake feeds and store them in the
-                                          database.
-                  count                   Count the stored events that match the filters.
-                  list                    List the stored events that match the filters, sorted
-                                          and in sections.
-                  show                    Show every field of one event, unknown properties
-                                          included.
-                  history                 List the transactions that changed the database, and
-                                          what they changed.
-                  prune                   Delete events older than a duration, or history older
-                                          than a duration.
-                  watch                   Fetch a feed every interval and print how the result
-                                          of a query changes.
-                  help                    Show subcommand help information.
+                    SUBCOMMANDS:
+                      fetch                   Download USGS earthquake feeds and store them in the
+                                              database.
+                      count                   Count the stored events that match the filters.
+                      list                    List the stored events that match the filters, sorted
+                                              and in sections.
+                      show                    Show every field of one event, unknown properties
+                                              included.
+                      history                 List the transactions that changed the database, and
+                                              what they changed.
+                      prune                   Delete events older than a duration, or history older
+                                              than a duration.
+                      watch                   Fetch a feed every interval and print how the result
+                                              of a query changes.
+                      help                    Show subcommand help information.
 
-                  See 'quakes help <subcommand>' for detailed help.
+                      See 'quakes help <subcommand>' for detailed help.
 
-                """))
+                    """))
         }
     }
 
@@ -185,15 +193,28 @@ import Testing
         (["--frob"], "Unknown option '--frob'", "quakes <subcommand>", "quakes"),
         (["help", "frob"], "Unknown subcommand 'frob'", "quakes <subcommand>", "quakes"),
         (["fetch", "--frob"], "Unknown option '--frob'", "quakes fetch [<options>] [<source> ...]", "quakes fetch"),
-        (["fetch", "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>': expected a number of seconds greater than 0",
-         "quakes fetch", "quakes fetch"),
-        (["fetch", "--max-bytes", "lots"], "The value 'lots' is invalid for '--max-bytes <bytes>': expected a number of bytes, such as 1048576, 512K, 100M or 1G",
-         "quakes fetch", "quakes fetch"),
-        (["fetch", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected text or json", "quakes fetch", "quakes fetch"),
-        (["fetch", "gopher://example.org/feed"], "Unsupported URL scheme 'gopher' in 'gopher://example.org/feed': quakes fetches http, https and file URLs",
-         "quakes fetch", "quakes fetch"),
+        (
+            ["fetch", "--timeout", "0"],
+            "The value '0' is invalid for '--timeout <seconds>': expected a number of seconds greater than 0",
+            "quakes fetch", "quakes fetch"
+        ),
+        (
+            ["fetch", "--max-bytes", "lots"],
+            "The value 'lots' is invalid for '--max-bytes <bytes>': expected a number of bytes, such as 1048576, 512K, 100M or 1G",
+            "quakes fetch", "quakes fetch"
+        ),
+        (
+            ["fetch", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected text or json",
+            "quakes fetch", "quakes fetch"
+        ),
+        (
+            ["fetch", "gopher://example.org/feed"],
+            "Unsupported URL scheme 'gopher' in 'gopher://example.org/feed': quakes fetches http, https and file URLs",
+            "quakes fetch", "quakes fetch"
+        ),
     ])
-    func usageErrorsExitWith64AndPointToHelp(arguments: [String], message: String, usage: String, command: String) async {
+    func usageErrorsExitWith64AndPointToHelp(arguments: [String], message: String, usage: String, command: String) async
+    {
         let run = await QuakesRun.run(arguments)
         #expect(run.status == .usage)
         #expect(run.status.code == 64)
@@ -224,7 +245,9 @@ import Testing
         for threshold in FeedSource.feedThresholds {
             for period in FeedSource.feedPeriods {
                 let source = try FeedSource("\(threshold)_\(period)", currentDirectory: "/")
-                #expect(source.url == "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/\(threshold)_\(period).geojson")
+                #expect(
+                    source.url
+                        == "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/\(threshold)_\(period).geojson")
                 #expect(source.localPath == nil)
             }
         }
@@ -244,22 +267,26 @@ import Testing
 
     @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() {
         func path(_ option: String?, _ variables: [String: String]) -> String {
-            let environment = Environment(variables: variables, currentDirectory: "/work",
-                                          standardOutput: CapturedOutput(), standardError: CapturedOutput())
+            let environment = Environment(
+                variables: variables, currentDirectory: "/work",
+                standardOutput: CapturedOutput(), standardError: CapturedOutput())
             return DatabaseLocation.path(option: option, in: environment)
         }
         let all = ["QUAKES_DB": "/env/q.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
         #expect(path("mine.sqlite", all) == "/work/mine.sqlite")
         #expect(path(nil, all) == "/env/q.sqlite")
         #expect(path(nil, ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]) == "/xdg/quakes/quakes.sqlite")
-        #expect(path(nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]) == "/home/me/.local/share/quakes/quakes.sqlite")
+        #expect(
+            path(nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]) == "/home/me/.local/share/quakes/quakes.sqlite"
+        )
         #expect(path(nil, ["HOME": "/home/me", "QUAKES_DB": ""]) == "/home/me/.local/share/quakes/quakes.sqlite")
     }
 
     @Test func missingFoldersOfTheDatabaseAreCreated() async throws {
         let folder = try TemporaryDirectory()
-        let run = await QuakesRun.run(["fetch", Fixtures.path(Fixtures.alerts)],
-                                      variables: ["XDG_DATA_HOME": folder.file("data"), "HOME": folder.path])
+        let run = await QuakesRun.run(
+            ["fetch", Fixtures.path(Fixtures.alerts)],
+            variables: ["XDG_DATA_HOME": folder.file("data"), "HOME": folder.path])
         #expect(run.status == .success)
         #expect(FileManager.default.fileExists(atPath: folder.file("data/quakes/quakes.sqlite")))
     }
@@ -269,11 +296,12 @@ import Testing
         let run = await QuakesRun.fetch([folder.file("nope.geojson"), "all_dya"], database: folder.file("q.sqlite"))
         #expect(run.status == .noInput)
         #expect(run.status.code == 66)
-        #expect(run.standardError == """
-            Error: \(folder.file("nope.geojson")): cannot read: No such file or directory
-            Error: all_dya: cannot read: no such file, and not a feed name (significant, 4.5, 2.5, 1.0, all then _hour, _day, _week, _month)
+        #expect(
+            run.standardError == """
+                Error: \(folder.file("nope.geojson")): cannot read: No such file or directory
+                Error: all_dya: cannot read: no such file, and not a feed name (significant, 4.5, 2.5, 1.0, all then _hour, _day, _week, _month)
 
-            """)
+                """)
         let directory = await QuakesRun.fetch([folder.path], database: folder.file("q.sqlite"))
         #expect(directory.status == .noInput)
         #expect(directory.standardError == "Error: \(folder.path): cannot read: it is a folder\n")
@@ -306,16 +334,21 @@ import Testing
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         // No feed names or http URLs: nothing here may reach the network. No `watch`: it runs until stopped.
-        let commands = ["count", "list", "show", "history", "prune", "fetch", "help", "--help", "--version", "frobnicate", ""]
-        let words = ["--last", "5h", "-1h", "2021-07-20", "--since", "--until", "yesterday", "--min-magnitude", "4.5",
-                     "nan", "--max-magnitude", "-3", "--sort", "magnitude", "-time", "place,magnitude", "depth:desc",
-                     "--section", "day", "week", "magnitude", "hour", "--limit", "0", "-5", "99999999999999999999",
-                     "--format", "json", "ndjson", "csv", "geojson", "table", "text", "--place", "Alaska", "'; DROP TABLE quake; --",
-                     "--near", "35,-120", "--within", "100km", "--utc", "--type", "earthquake", "--status", "reviewed",
-                     "us6000len8", "--changes", "--author", "cron", "--older-than", "30d", "--dry-run", "--history-older-than",
-                     "-q", "--quiet", "--timeout", "0", "--max-bytes", "1K", "--retries", "-1", "--force", "--wait", "1",
-                     Fixtures.path(Fixtures.emptyFeed), folder.file("missing.geojson"), "--db", database, "--now",
-                     "2023-10-11T00:00:00Z", "-", "--", "=", "é", "\u{1B}[31m", ""]
+        let commands = [
+            "count", "list", "show", "history", "prune", "fetch", "help", "--help", "--version", "frobnicate", "",
+        ]
+        let words = [
+            "--last", "5h", "-1h", "2021-07-20", "--since", "--until", "yesterday", "--min-magnitude", "4.5",
+            "nan", "--max-magnitude", "-3", "--sort", "magnitude", "-time", "place,magnitude", "depth:desc",
+            "--section", "day", "week", "magnitude", "hour", "--limit", "0", "-5", "99999999999999999999",
+            "--format", "json", "ndjson", "csv", "geojson", "table", "text", "--place", "Alaska",
+            "'; DROP TABLE quake; --",
+            "--near", "35,-120", "--within", "100km", "--utc", "--type", "earthquake", "--status", "reviewed",
+            "us6000len8", "--changes", "--author", "cron", "--older-than", "30d", "--dry-run", "--history-older-than",
+            "-q", "--quiet", "--timeout", "0", "--max-bytes", "1K", "--retries", "-1", "--force", "--wait", "1",
+            Fixtures.path(Fixtures.emptyFeed), folder.file("missing.geojson"), "--db", database, "--now",
+            "2023-10-11T00:00:00Z", "-", "--", "=", "é", "\u{1B}[31m", "",
+        ]
         let iterations = SuiteMode.rounds(1_500, long: 20_000, sanitized: 300)
         var random = DifferentialTests.Random(state: 42)
         var outcomes: [Int32: Int] = [:]
@@ -327,17 +360,20 @@ import Testing
             // fetch always has a file among its sources, or it would fetch the default feed from USGS.
             arguments += ["--db", database]
             if arguments.first == "fetch" { arguments.append(Fixtures.path(Fixtures.emptyFeed)) }
-            let run = await QuakesRun.run(arguments, variables: ["HOME": folder.path], directory: folder.path,
-                                          now: 1_697_000_000_000)
+            let run = await QuakesRun.run(
+                arguments, variables: ["HOME": folder.path], directory: folder.path,
+                now: 1_697_000_000_000)
             outcomes[run.status.code, default: 0] += 1
-            #expect([0, 1, 64, 65, 66, 69, 74, 75].contains(run.status.code), "\(iteration): \(arguments) → \(run.status)")
+            #expect(
+                [0, 1, 64, 65, 66, 69, 74, 75].contains(run.status.code), "\(iteration): \(arguments) → \(run.status)")
             if run.status.code != 0 {
                 #expect(run.standardError.hasPrefix("Error: "), "\(iteration): \(arguments) → \(run.standardError)")
             }
         }
         #expect(try DatabaseContent.integrity(of: database) == "ok")
         let summary = outcomes.keys.sorted().map { "\(outcomes[$0]!) exit \($0)" }.joined(separator: ", ")
-        ReliabilityReport.record("Command line", "random command lines of real words, options and values", runs: iterations,
-                                 "\(summary); every failure an `Error:` line, no crash, the database sound")
+        ReliabilityReport.record(
+            "Command line", "random command lines of real words, options and values", runs: iterations,
+            "\(summary); every failure an `Error:` line, no crash, the database sound")
     }
 }

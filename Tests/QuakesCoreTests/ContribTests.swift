@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// The cron and systemd examples in `contrib/` call the installed binary with options it accepts.
 @Suite struct ContribTests {

@@ -1,7 +1,8 @@
 import Foundation
 import LocalHTTPServer
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// Polite, robust fetching against a server of the tests' own: conditional requests, retries,
 /// bodies cut short, timeouts, and the progress line.
@@ -12,7 +13,8 @@ import Testing
 
     @Test func anUnchangedFeedIs304WritesNothingAndRecordsNoTransaction() async throws {
         let server = try LocalHTTPServer()
-        server.route("/feed", .conditional(body: try body(), etag: "\"v1\"", lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
+        server.route(
+            "/feed", .conditional(body: try body(), etag: "\"v1\"", lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         let first = await QuakesRun.fetch([server.url("/feed")], database: database, ["--format", "json"])
@@ -62,7 +64,8 @@ import Testing
 
     @Test func tooManyRequestsWaitsAsRetryAfterSays() async throws {
         let server = try LocalHTTPServer()
-        let busy = LocalHTTPServer.Route.respond(status: 429, headers: ["Retry-After: 1"], body: Array("slow down".utf8))
+        let busy = LocalHTTPServer.Route.respond(
+            status: 429, headers: ["Retry-After: 1"], body: Array("slow down".utf8))
         server.route("/feed", .sequence([busy, .respond(status: 200, body: try body())]))
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch([server.url("/feed")], database: folder.file("q.sqlite"), ["--format", "json"])
@@ -85,7 +88,8 @@ import Testing
     @Test func aBodyCutOffMidStreamIsRetriedAndNothingOfItStored() async throws {
         let server = try LocalHTTPServer()
         let full = try Fixtures.bytes(Fixtures.weekAfter)
-        server.route("/flaky", .sequence([.truncated(body: full, sent: full.count / 2), .respond(status: 200, body: full)]))
+        server.route(
+            "/flaky", .sequence([.truncated(body: full, sent: full.count / 2), .respond(status: 200, body: full)]))
         server.route("/broken", .truncated(body: full, sent: full.count / 2))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
@@ -108,9 +112,13 @@ import Testing
         server.route("/slow", .slow(body: try body(), pieces: 2, pause: 2.5))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        let run = await QuakesRun.fetch([server.url("/slow")], database: database, ["--timeout", "1", "--retries", "1"])
+        let run = await QuakesRun.fetch(
+            [server.url("/slow")], database: database, ["--timeout", "1", "--retries", "1"])
         #expect(run.status == .unavailable)
-        #expect(run.standardError == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout) (gave up after 2 attempts)\n")
+        #expect(
+            run.standardError
+                == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout) (gave up after 2 attempts)\n"
+        )
         #expect(server.received.count == 2)
         #expect(try QuakeReader(path: database).count() == 0)
     }
@@ -121,8 +129,9 @@ import Testing
         let folder = try TemporaryDirectory()
         func fetch(terminal: Bool, quiet: Bool) async -> String {
             let errors = CapturedOutput()
-            let environment = Environment(variables: [:], currentDirectory: "/", standardOutput: CapturedOutput(),
-                                          standardError: errors, standardErrorIsTerminal: terminal)
+            let environment = Environment(
+                variables: [:], currentDirectory: "/", standardOutput: CapturedOutput(),
+                standardError: errors, standardErrorIsTerminal: terminal)
             let arguments = ["fetch", "--db", folder.file("\(terminal)\(quiet).sqlite"), server.url("/slow")]
             _ = await Quakes.main(arguments + (quiet ? ["--quiet"] : []), in: environment)
             return errors.text

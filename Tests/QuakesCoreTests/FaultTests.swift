@@ -1,7 +1,8 @@
 import Foundation
-@testable import QuakesCore
 import SQLite
 import Testing
+
+@testable import QuakesCore
 
 /// The built binary against a full disk, an unwritable folder, damaged and foreign database files,
 /// and signals at random points: each ends with an `Error:` line and a sysexits code, and the
@@ -11,7 +12,9 @@ import Testing
     /// the unprivileged `nobody` when `asNobody`; returns the status and standard error.
     private func run(_ arguments: [String], setup: String = "", asNobody: Bool = false) throws -> (Int32, String) {
         let process = Process()
-        let quoted = ([BinaryTests.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let quoted = ([BinaryTests.executable.path] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
         let script = (setup.isEmpty ? "" : setup + "; ") + "exec " + quoted.joined(separator: " ")
         if asNobody && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -40,14 +43,16 @@ import Testing
         let folder = try TemporaryDirectory()
         let (database, before) = try await seeded(folder)
         // 1 MB: the file and its log cannot grow by the 2 MB feed.
-        let (status, message) = try run(["fetch", "--db", database, Fixtures.path(Fixtures.weekAfter)], setup: "ulimit -f 1024")
+        let (status, message) = try run(
+            ["fetch", "--db", database, Fixtures.path(Fixtures.weekAfter)], setup: "ulimit -f 1024")
         #expect(status == 74)
         #expect(message.hasPrefix("Error: database \(database): "), "\(message)")
         #expect(message.contains("disk I/O error") || message.contains("full"), "\(message)")
         #expect(try DatabaseContent.integrity(of: database) == "ok")
         #expect(try DatabaseContent(path: database) == before)
-        ReliabilityReport.record("Fault", "a full disk during a fetch (`ulimit -f 1024`)",
-                                 "exit \(status) (`\(firstLine(message, database))`), database unchanged")
+        ReliabilityReport.record(
+            "Fault", "a full disk during a fetch (`ulimit -f 1024`)",
+            "exit \(status) (`\(firstLine(message, database))`), database unchanged")
     }
 
     @Test func anUnwritableFolderEndsWith74() async throws {
@@ -58,7 +63,8 @@ import Testing
         chmod(folder.path, 0o755)
         chmod(locked, 0o555)
         defer { chmod(locked, 0o755) }
-        let (status, message) = try run(["fetch", "--db", locked + "/q.sqlite", Fixtures.path(Fixtures.alerts)], asNobody: true)
+        let (status, message) = try run(
+            ["fetch", "--db", locked + "/q.sqlite", Fixtures.path(Fixtures.alerts)], asNobody: true)
         #expect(status == 74)
         #expect(message.hasPrefix("Error: "), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: locked + "/q.sqlite"))
@@ -66,13 +72,15 @@ import Testing
         chmod(database, 0o644)
         chmod(folder.path, 0o555)
         defer { chmod(folder.path, 0o755) }
-        let (writeStatus, writeMessage) = try run(["fetch", "--db", database, Fixtures.path(Fixtures.nullPlaces)], asNobody: true)
+        let (writeStatus, writeMessage) = try run(
+            ["fetch", "--db", database, Fixtures.path(Fixtures.nullPlaces)], asNobody: true)
         #expect(writeStatus == 74, "\(writeMessage)")
         #expect(writeMessage.hasPrefix("Error: "), "\(writeMessage)")
         chmod(folder.path, 0o755)
         #expect(try DatabaseContent(path: database) == before)
-        ReliabilityReport.record("Fault", "a read-only database folder (run as an unprivileged user)", runs: 2,
-                                 "exit \(status) (`\(firstLine(message, folder.path))`), nothing created; an existing database unchanged")
+        ReliabilityReport.record(
+            "Fault", "a read-only database folder (run as an unprivileged user)", runs: 2,
+            "exit \(status) (`\(firstLine(message, folder.path))`), nothing created; an existing database unchanged")
     }
 
     @Test(arguments: [
@@ -89,15 +97,18 @@ import Testing
             bytes = Array(whole.prefix(whole.count / 2))
         }
         try Data(bytes).write(to: URL(fileURLWithPath: database))
-        for arguments in [["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], ["count", "--db", database],
-                          ["list", "--db", database]] {
+        for arguments in [
+            ["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], ["count", "--db", database],
+            ["list", "--db", database],
+        ] {
             let (status, message) = try run(arguments)
             #expect(status == 74, "\(arguments[0]): \(message)")
             #expect(message.hasPrefix("Error: database \(database): "), "\(arguments[0]): \(message)")
             #expect(try Fixtures.contents(of: database) == bytes, "\(arguments[0]) changed the file")
             if arguments[0] == "fetch" {
-                ReliabilityReport.record("Fault", name, runs: 3,
-                                         "fetch, count and list: exit \(status) (`\(firstLine(message, database))`), the file untouched")
+                ReliabilityReport.record(
+                    "Fault", name, runs: 3,
+                    "fetch, count and list: exit \(status) (`\(firstLine(message, database))`), the file untouched")
             }
         }
     }
@@ -111,23 +122,26 @@ import Testing
         #expect(status == 74)
         #expect(message.contains("newer"), "\(message)")
         #expect(try Fixtures.contents(of: database) == bytes)
-        ReliabilityReport.record("Fault", "a database written by a newer schema version",
-                                 "exit \(status) (`\(firstLine(message, database))`), the file untouched")
+        ReliabilityReport.record(
+            "Fault", "a database written by a newer schema version",
+            "exit \(status) (`\(firstLine(message, database))`), the file untouched")
     }
 
     @Test func filesAreCreatedWithTheUsersUmask() async throws {
         let folder = try TemporaryDirectory()
         for (umask, mode) in [("022", 0o644), ("077", 0o600)] {
             let database = folder.file("q-\(umask).sqlite")
-            let (status, message) = try run(["fetch", "--db", database, Fixtures.path(Fixtures.emptyFeed)], setup: "umask \(umask)")
+            let (status, message) = try run(
+                ["fetch", "--db", database, Fixtures.path(Fixtures.emptyFeed)], setup: "umask \(umask)")
             #expect(status == 0, "\(message)")
             for file in [database, database + ".lock"] {
                 let attributes = try FileManager.default.attributesOfItem(atPath: file)
                 #expect((attributes[.posixPermissions] as? Int) == mode, "\(file) under umask \(umask)")
             }
         }
-        ReliabilityReport.record("Security", "database and lock file permissions", runs: 2,
-                                 "created 0644 under umask 022 and 0600 under umask 077: nothing world-writable")
+        ReliabilityReport.record(
+            "Security", "database and lock file permissions", runs: 2,
+            "created 0644 under umask 022 and 0600 under umask 077: nothing world-writable")
     }
 
     /// SIGTERM and `kill -9` at random moments of fetches of two overlapping real feeds in turn:
@@ -169,13 +183,17 @@ import Testing
                 #expect(now == ifCompleted, "iteration \(iteration): a completed fetch is not all there")
             } else {
                 interrupted += 1
-                #expect([143, 15, 9].contains(process.terminationStatus), "iteration \(iteration): \(process.terminationStatus)")
+                #expect(
+                    [143, 15, 9].contains(process.terminationStatus),
+                    "iteration \(iteration): \(process.terminationStatus)")
                 #expect(now == expected || now == ifCompleted, "iteration \(iteration): a partial fetch was stored")
             }
             expected = now
         }
-        ReliabilityReport.record("Fault", "SIGTERM or `kill -9` at a random moment of a fetch", runs: iterations,
-                                 "\(interrupted) interrupted, \(completed) completed first; every time `integrity_check` ok and the events exactly those of the last completed fetch")
+        ReliabilityReport.record(
+            "Fault", "SIGTERM or `kill -9` at a random moment of a fetch", runs: iterations,
+            "\(interrupted) interrupted, \(completed) completed first; every time `integrity_check` ok and the events exactly those of the last completed fetch"
+        )
     }
 
     private func firstLine(_ message: String, _ path: String) -> String {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// A real USGS feature (ci39448151, from all_day-2020-10-28), with `$PROPERTIES`, `$GEOMETRY`
 /// and `$ID` standing for parts a test replaces.
@@ -67,12 +68,14 @@ private func invalidReason(_ json: String) throws -> String? {
     }
 
     @Test func keepsUnknownPropertiesAsJSONInExtra() throws {
-        let quake = try quake(feature(properties: #","products":{ "origin" : [ {"id":"x","weight": 1.5 } ] },"note":"é\u00e9""#))
+        let quake = try quake(
+            feature(properties: #","products":{ "origin" : [ {"id":"x","weight": 1.5 } ] },"note":"é\u00e9""#))
         #expect(quake.extra == #"{"products":{"origin":[{"id":"x","weight":1.5}]},"note":"é\u00e9"}"#)
     }
 
     @Test func acceptsAFeatureWithEveryOptionalFieldMissing() throws {
-        let minimal = #"{"type":"Feature","properties":{"time":5},"geometry":{"type":"Point","coordinates":[1,2]},"id":"x"}"#
+        let minimal =
+            #"{"type":"Feature","properties":{"time":5},"geometry":{"type":"Point","coordinates":[1,2]},"id":"x"}"#
         #expect(try quake(minimal) == Quake(id: "x", time: 5, longitude: 1, latitude: 2))
     }
 
@@ -108,26 +111,62 @@ private func invalidReason(_ json: String) throws -> String? {
         (#"{"id":"x","geometry":{"type":"Point","coordinates":[0,0]}}"#, "properties is missing"),
         (#"{"id":"x","properties":null,"geometry":{"type":"Point","coordinates":[0,0]}}"#, "properties is null"),
         (#"{"id":"x","properties":{},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "properties.time is missing"),
-        (#"{"id":"x","properties":{"time":null},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "properties.time is null"),
-        (#"{"id":"x","properties":{"time":"1603924547880"},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "properties.time is not a number"),
+        (
+            #"{"id":"x","properties":{"time":null},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "properties.time is null"
+        ),
+        (
+            #"{"id":"x","properties":{"time":"1603924547880"},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "properties.time is not a number"
+        ),
         (#"{"id":"x","properties":{"time":1.5},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "whole number"),
         (#"{"id":"x","properties":{"time":1e400},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "whole number"),
         (#"{"id":"x","properties":{"time":1}}"#, "geometry is missing"),
         (#"{"id":"x","properties":{"time":1},"geometry":null}"#, "geometry is null"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"LineString","coordinates":[0,0]}}"#, "geometry.type is 'LineString', not 'Point'"),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"LineString","coordinates":[0,0]}}"#,
+            "geometry.type is 'LineString', not 'Point'"
+        ),
         (#"{"id":"x","properties":{"time":1},"geometry":{"coordinates":[0,0]}}"#, "geometry.type is missing"),
         (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point"}}"#, "geometry.coordinates is missing"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0]}}"#, "has 1 of the 2 numbers"),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0]}}"#,
+            "has 1 of the 2 numbers"
+        ),
         (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":"0,0"}}"#, "not an array"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[180.5,0]}}"#, "outside [-180, 180]"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,-90.01]}}"#, "outside [-90, 90]"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[null,0]}}"#, "coordinates[0] is not a number"),
-        (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0,"deep"]}}"#, "coordinates[2] is not a number"),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[180.5,0]}}"#,
+            "outside [-180, 180]"
+        ),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,-90.01]}}"#,
+            "outside [-90, 90]"
+        ),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[null,0]}}"#,
+            "coordinates[0] is not a number"
+        ),
+        (
+            #"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0,"deep"]}}"#,
+            "coordinates[2] is not a number"
+        ),
         (#"{"id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,1e400]}}"#, "too large"),
-        (#"{"type":"Topology","id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "type is 'Topology', not 'Feature'"),
-        (#"{"id":"x","id":"y","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "duplicate key 'id'"),
-        (#"{"id":"x","properties":{"time":1,"mag":1,"mag":2},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "duplicate key 'properties.mag'"),
-        (#"{"id":"x","properties":{"time":1,"zz":1,"zz":2},"geometry":{"type":"Point","coordinates":[0,0]}}"#, "duplicate key 'properties.zz'"),
+        (
+            #"{"type":"Topology","id":"x","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "type is 'Topology', not 'Feature'"
+        ),
+        (
+            #"{"id":"x","id":"y","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "duplicate key 'id'"
+        ),
+        (
+            #"{"id":"x","properties":{"time":1,"mag":1,"mag":2},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "duplicate key 'properties.mag'"
+        ),
+        (
+            #"{"id":"x","properties":{"time":1,"zz":1,"zz":2},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+            "duplicate key 'properties.zz'"
+        ),
         (#"[1,2]"#, "not a JSON object"),
         (#""a string""#, "not a JSON object"),
     ])

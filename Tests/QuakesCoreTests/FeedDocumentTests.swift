@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// Whole documents through the splitter and the decoder, against the JSONDecoder-based reference.
 @Suite struct FeedDocumentTests {
@@ -34,8 +35,9 @@ import Testing
     }
 
     @Test func largeDocumentsAreCutIntoManyChunks() throws {
-        let decoded = try DecodedDocument(try Fixtures.bytes(Fixtures.weekAfter), blockSize: 16 * 1024,
-                                          chunkSize: 64 * 1024)
+        let decoded = try DecodedDocument(
+            try Fixtures.bytes(Fixtures.weekAfter), blockSize: 16 * 1024,
+            chunkSize: 64 * 1024)
         #expect(decoded.quakes.count == 3280)
         #expect(decoded.chunkCount >= 30)
     }
@@ -64,14 +66,16 @@ import Testing
         let decoded = try DecodedDocument(document, blockSize: 5)
         #expect(decoded.quakes.map(\.id) == ["a", "d"])
         #expect(decoded.problems.map(\.index) == [1, 2])
-        #expect(decoded.problems.map(\.description) == [
-            "feature 1: id is missing",
-            "feature 2 (c): geometry.coordinates[1] latitude 91.0 is outside [-90, 90]",
-        ])
+        #expect(
+            decoded.problems.map(\.description) == [
+                "feature 1: id is missing",
+                "feature 2 (c): geometry.coordinates[1] latitude 91.0 is outside [-90, 90]",
+            ])
     }
 
     @Test func keysMayComeInAnyOrderAndTheFeaturesKeyMayBeEscaped() throws {
-        let feature = #"{"id":"a","geometry":{"coordinates":[1,2],"type":"Point"},"properties":{"time":1},"type":"Feature"}"#
+        let feature =
+            #"{"id":"a","geometry":{"coordinates":[1,2],"type":"Point"},"properties":{"time":1},"type":"Feature"}"#
         let late = #"{"bbox":[1],"features":[\#(feature)],"metadata":{"count":1},"type":"FeatureCollection"}"#
         #expect(try DecodedDocument(late).quakes.map(\.id) == ["a"])
         let escaped = #"{"type":"FeatureCollection","feat\u0075res":[\#(feature)]}"#
@@ -127,7 +131,8 @@ import Testing
 
     @Test func errorOffsetsAreDocumentOffsets() throws {
         let prefix = #"{"type":"FeatureCollection","metadata":{},"features":["#
-        let good = #"{"type":"Feature","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]},"id":"a"}"#
+        let good =
+            #"{"type":"Feature","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]},"id":"a"}"#
         let text = prefix + good + "," + good + "," + #"{"id":"b","properties":{"time":tru}}"# + "]}"
         let error = try #require(syntaxError(of: text, blockSize: 7))
         let expected = text.utf8.count - "tru}}]}".utf8.count

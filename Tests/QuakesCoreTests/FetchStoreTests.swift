@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// `quakes fetch` into real database files, checked against the files' own contents.
 @Suite struct FetchStoreTests {
@@ -45,7 +46,8 @@ import Testing
         #expect(nullPlace.ids == ",us1000hvn9,iscgem615091765,")
         #expect(nullPlace.alert == "green")
         #expect(nullPlace.estimatedIntensity == 3.61)
-        #expect(nullPlace.detail == "https://earthquake.usgs.gov/fdsnws/event/1/query?eventid=us1000hvn9&format=geojson")
+        #expect(
+            nullPlace.detail == "https://earthquake.usgs.gov/fdsnws/event/1/query?eventid=us1000hvn9&format=geojson")
 
         let negativeMagnitude = try #require(try reader.quake(id: "ak020dvqqmlj"))
         #expect(negativeMagnitude.magnitude == -0.3)
@@ -69,7 +71,9 @@ import Testing
         let backward = folder.file("backward.sqlite")
         let first = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: forward)
         let second = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: forward)
-        #expect(first.standardError.hasSuffix("3098 features, 3098 new, 0 updated, 0 unchanged, 0 skipped (\(seconds(first.standardError)) s)\n"))
+        #expect(
+            first.standardError.hasSuffix(
+                "3098 features, 3098 new, 0 updated, 0 unchanged, 0 skipped (\(seconds(first.standardError)) s)\n"))
         // 1937 shared ids: 167 with a newer `updated`, 35 with the same `updated` but a newer place name
         // (from the later feed), 1735 the same; and 3 events re-identified under a new id.
         #expect(second.standardError.contains("3280 features, 1340 new, 205 updated, 1735 unchanged, 0 skipped"))
@@ -81,7 +85,13 @@ import Testing
         let forwardRows = try storedQuakes(forward)
         #expect(forwardRows.count == 4438)
         // The event data is the same; `generated` says which feed each version was first seen in.
-        let withoutFeedTimes = { (rows: [Quake]) in rows.map { var row = $0; row.feedGenerated = nil; return row } }
+        let withoutFeedTimes = { (rows: [Quake]) in
+            rows.map {
+                var row = $0
+                row.feedGenerated = nil
+                return row
+            }
+        }
         #expect(withoutFeedTimes(forwardRows) == withoutFeedTimes(try storedQuakes(backward)))
 
         // ci39747095: 1.08 automatic, then 1.09 reviewed.
@@ -127,10 +137,13 @@ import Testing
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
-        let later = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database, ["--format", "json"])
+        let later = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.fourFiveLater)], database: database, ["--format", "json"])
         // 17 minutes apart: us6000exs5 has a newer `updated` (felt 219 → 220); five more kept their
         // `updated` but got new place names, like us7000enfl "138 km SSW of Lorengau…" → "Bismarck Sea".
-        #expect(later.standardOutput.contains(#""features":78,"inserted":0,"updated":6,"unchanged":72,"deleted":0,"skipped":0"#))
+        #expect(
+            later.standardOutput.contains(
+                #""features":78,"inserted":0,"updated":6,"unchanged":72,"deleted":0,"skipped":0"#))
         let reader = try QuakeReader(path: database)
         #expect(try reader.quake(id: "us6000exs5")?.feltReports == 220)
         #expect(try reader.quake(id: "us7000enfl")?.place == "Bismarck Sea")
@@ -148,8 +161,9 @@ import Testing
             "updated":1726849728309,"status":"deleted","ids":",ak0219a4ens8,"},\
             "geometry":{"type":"Point","coordinates":[-141.406,60.0312,-10]},"id":"ak0219a4ens8"}]}
             """
-        let run = await QuakesRun.fetch([try folder.write("deleted.geojson", deletion)], database: database,
-                                        ["--format", "json"])
+        let run = await QuakesRun.fetch(
+            [try folder.write("deleted.geojson", deletion)], database: database,
+            ["--format", "json"])
         #expect(run.standardOutput.contains(#""features":1,"inserted":0,"updated":0,"unchanged":0,"deleted":1"#))
         let reader = try QuakeReader(path: database)
         #expect(try reader.quake(id: "ak0219a4ens8") == nil)
@@ -159,8 +173,9 @@ import Testing
     @Test func aDetailFileAndAnEmptyFeedAreAccepted() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        let run = await QuakesRun.fetch([Fixtures.path(Fixtures.detail), Fixtures.path(Fixtures.emptyFeed)],
-                                        database: database)
+        let run = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.detail), Fixtures.path(Fixtures.emptyFeed)],
+            database: database)
         #expect(run.status == .success)
         #expect(run.standardError.contains("detail-us1000chhc-updated-2018-02-20.geojson: 1 features, 1 new"))
         #expect(run.standardError.contains("significant_hour-2018-06-21T1817Z.geojson: 0 features, 0 new"))
@@ -173,12 +188,16 @@ import Testing
         var features: [String] = []
         for index in 0..<9 {
             let time = index.isMultiple(of: 3) ? "\"no\"" : "\(index)"
-            features.append(#"{"type":"Feature","properties":{"time":\#(time)},"geometry":{"type":"Point","coordinates":[0,0]},"id":"e\#(index)"}"#)
+            features.append(
+                #"{"type":"Feature","properties":{"time":\#(time)},"geometry":{"type":"Point","coordinates":[0,0]},"id":"e\#(index)"}"#
+            )
         }
-        let path = try folder.write("mixed.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+        let path = try folder.write(
+            "mixed.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
         let run = await QuakesRun.fetch([path], database: database)
         #expect(run.status == .success)
-        #expect(run.standardError.contains("Warning: \(path): skipped feature 0 (e0): properties.time is not a number\n"))
+        #expect(
+            run.standardError.contains("Warning: \(path): skipped feature 0 (e0): properties.time is not a number\n"))
         #expect(run.standardError.contains("feature 6 (e6)"))
         #expect(run.standardError.contains("9 features, 6 new, 0 updated, 0 unchanged, 3 skipped"))
         #expect(try QuakeReader(path: database).count() == 6)
@@ -191,7 +210,8 @@ import Testing
     @Test func skippedFeaturesBeyondTheFirstFewAreCounted() async throws {
         let folder = try TemporaryDirectory()
         let bad = (0..<12).map { #"{"type":"Feature","properties":{},"id":"x\#($0)"}"# }
-        let path = try folder.write("bad.geojson", #"{"type":"FeatureCollection","features":[\#(bad.joined(separator: ","))]}"#)
+        let path = try folder.write(
+            "bad.geojson", #"{"type":"FeatureCollection","features":[\#(bad.joined(separator: ","))]}"#)
         let run = await QuakesRun.fetch([path], database: folder.file("q.sqlite"))
         #expect(run.standardError.components(separatedBy: "skipped feature").count - 1 == 5)
         #expect(run.standardError.contains("Warning: \(path): skipped 7 more features\n"))
@@ -222,7 +242,8 @@ import Testing
     }
 
     @Test func jsonThatIsNotAFeatureCollectionStoresNothing() async throws {
-        try await expectRejected(Array(#"{"type":"FeatureCollection","features":{"a":1}}"#.utf8), reason: "not an array")
+        try await expectRejected(
+            Array(#"{"type":"FeatureCollection","features":{"a":1}}"#.utf8), reason: "not an array")
         try await expectRejected(Array(#"[1,2,3]"#.utf8), reason: "JSON array")
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import LocalHTTPServer
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// `quakes fetch` over HTTP, against a server of the tests' own on 127.0.0.1.
 @Suite struct HTTPFetchTests {
@@ -23,7 +24,10 @@ import Testing
         #expect(try reader.count() == 4119)
     }
 
-    @Test(arguments: [(404, "HTTP 404 Not Found"), (500, "HTTP 500 Internal Server Error"), (503, "HTTP 503 Service Unavailable"), (418, "HTTP 418")])
+    @Test(arguments: [
+        (404, "HTTP 404 Not Found"), (500, "HTTP 500 Internal Server Error"), (503, "HTTP 503 Service Unavailable"),
+        (418, "HTTP 418"),
+    ])
     func anHTTPErrorStatusIsAnUnavailableServiceAndStoresNothing(status: Int, message: String) async throws {
         let server = try LocalHTTPServer()
         let page = Array("<html><body>error</body></html>".utf8)
@@ -66,8 +70,9 @@ import Testing
         let server = try LocalHTTPServer()
         server.route("/slow", .silence)
         let folder = try TemporaryDirectory()
-        let run = await QuakesRun.fetch([server.url("/slow")], database: folder.file("q.sqlite"),
-                                        ["--timeout", "1", "--retries", "0"])
+        let run = await QuakesRun.fetch(
+            [server.url("/slow")], database: folder.file("q.sqlite"),
+            ["--timeout", "1", "--retries", "0"])
         #expect(run.status == .unavailable)
         #expect(run.standardError == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout)\n")
     }
@@ -82,12 +87,16 @@ import Testing
 
         let plain = await QuakesRun.fetch([server.url("/feed.geojson")], database: database, ["--max-bytes", "100K"])
         #expect(plain.status == .dataError)
-        #expect(plain.standardError == "Error: \(server.url("/feed.geojson")): the response is larger than 102400 bytes (see --max-bytes)\n")
+        #expect(
+            plain.standardError
+                == "Error: \(server.url("/feed.geojson")): the response is larger than 102400 bytes (see --max-bytes)\n"
+        )
         // 314 KB on the wire, 2.9 MB once decompressed: the limit counts decompressed bytes.
         let bomb = await QuakesRun.fetch([server.url("/bomb.geojson")], database: database, ["--max-bytes", "1M"])
         #expect(bomb.status == .dataError)
         #expect(bomb.standardError.contains("larger than 1048576 bytes"))
-        let endless = await QuakesRun.fetch([server.url("/endless.geojson")], database: database, ["--max-bytes", "4M"])
+        let endless = await QuakesRun.fetch(
+            [server.url("/endless.geojson")], database: database, ["--max-bytes", "4M"])
         #expect(endless.status == .dataError)
         #expect(endless.standardError.contains("larger than 4194304 bytes"))
         #expect(try QuakeReader(path: database).count() == 0)
@@ -110,10 +119,14 @@ import Testing
         server.route("/c.geojson", .respond(status: 200, body: Array("<html>".utf8)))
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        let run = await QuakesRun.fetch([server.url("/a.geojson"), server.url("/c.geojson"), server.url("/b.geojson")],
-                                        database: database, ["--format", "json"])
+        let run = await QuakesRun.fetch(
+            [server.url("/a.geojson"), server.url("/c.geojson"), server.url("/b.geojson")],
+            database: database, ["--format", "json"])
         #expect(run.status == .dataError)
-        #expect(run.standardError == "Error: \(server.url("/c.geojson")): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n")
+        #expect(
+            run.standardError
+                == "Error: \(server.url("/c.geojson")): not a valid GeoJSON feed: the document is not JSON (it looks like HTML or XML) (at byte 0)\n"
+        )
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let sources = try #require(json["sources"] as? [[String: Any]])
         #expect(sources.map { $0["status"] as? String } == ["ok", "error", "ok"])

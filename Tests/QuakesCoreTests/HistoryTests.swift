@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// The persistent history: what each transaction recorded, event by event.
 @Suite struct HistoryTests {
@@ -23,7 +24,9 @@ import Testing
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database, ["--author", "cron"])
         let stored = try QuakeReader(path: database).allQuakes()
-        let prune = await QuakesRun.run(["prune", "--db", database, "--older-than", "5d", "--now", "2021-07-22T20:39:44Z"])
+        let prune = await QuakesRun.run([
+            "prune", "--db", database, "--older-than", "5d", "--now", "2021-07-22T20:39:44Z",
+        ])
         #expect(prune.status == .success)
 
         let log = try await transactions(database, ["--changes"])
@@ -41,7 +44,8 @@ import Testing
         var expected: [String: String] = [:]
         for quake in after {
             if let previous = old[quake.id] {
-                var a = previous, b = quake
+                var a = previous
+                var b = quake
                 a.feedGenerated = nil
                 b.feedGenerated = nil
                 if a != b { expected[quake.id] = "update" }
@@ -58,7 +62,9 @@ import Testing
 
         // The prune deleted exactly the events older than five days before "now".
         let cutoff: Int64 = 1_626_986_384_000 - 5 * 86_400_000
-        #expect(changes(log[2]) == Dictionary(uniqueKeysWithValues: stored.filter { $0.time < cutoff }.map { ($0.id, "delete") }))
+        #expect(
+            changes(log[2])
+                == Dictionary(uniqueKeysWithValues: stored.filter { $0.time < cutoff }.map { ($0.id, "delete") }))
         #expect(try QuakeReader(path: database).allQuakes() == stored.filter { $0.time >= cutoff })
     }
 
@@ -75,7 +81,9 @@ import Testing
         let last = await QuakesRun.run(["history", "--db", database, "--last-token"])
         #expect(last.standardOutput == "3\n")
 
-        let ndjson = await QuakesRun.run(["history", "--db", database, "--since", "2", "--changes", "--format", "ndjson"])
+        let ndjson = await QuakesRun.run([
+            "history", "--db", database, "--since", "2", "--changes", "--format", "ndjson",
+        ])
         let lines = ndjson.standardOutput.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix(#"{"token":3,"timestamp":""#) == true)
@@ -87,12 +95,14 @@ import Testing
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.nullMagnitude)], database: database)
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
-        let dry = await QuakesRun.run(["prune", "--db", database, "--history-older-than", "1s", "--dry-run"],
-                                      now: Environment.systemClock() + 60_000)
+        let dry = await QuakesRun.run(
+            ["prune", "--db", database, "--history-older-than", "1s", "--dry-run"],
+            now: Environment.systemClock() + 60_000)
         #expect(dry.standardOutput.hasPrefix("would drop 2 history transactions older than "))
         #expect(try await transactions(database).count == 2)
-        let drop = await QuakesRun.run(["prune", "--db", database, "--history-older-than", "1s"],
-                                       now: Environment.systemClock() + 60_000)
+        let drop = await QuakesRun.run(
+            ["prune", "--db", database, "--history-older-than", "1s"],
+            now: Environment.systemClock() + 60_000)
         #expect(drop.standardError.hasPrefix("prune: dropped 2 history transactions"))
         #expect(try await transactions(database).isEmpty)
         let last = await QuakesRun.run(["history", "--db", database, "--last-token"])
@@ -106,13 +116,17 @@ import Testing
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let before = try DatabaseState(path: database)
-        let dry = await QuakesRun.run(["prune", "--db", database, "--older-than", "30d", "--dry-run", "--now", "2023-10-31"])
+        let dry = await QuakesRun.run([
+            "prune", "--db", database, "--older-than", "30d", "--dry-run", "--now", "2023-10-31",
+        ])
         #expect(dry.standardOutput == "would delete 4 events older than 2023-10-01T00:00:00.000Z\n")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         #expect(try DatabaseState(path: database) == before)
         #expect(try await transactions(database).count == 1)
         let usage = await QuakesRun.run(["prune", "--db", database])
         #expect(usage.status == .usage)
-        #expect(usage.standardError.hasPrefix("Error: Missing '--older-than <duration>' or '--history-older-than <duration>'"))
+        #expect(
+            usage.standardError.hasPrefix(
+                "Error: Missing '--older-than <duration>' or '--history-older-than <duration>'"))
     }
 }

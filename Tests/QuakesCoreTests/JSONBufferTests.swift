@@ -1,5 +1,6 @@
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// The listing's number and time writers are hand-written for speed; the standard library's text
 /// is their oracle.
@@ -17,9 +18,11 @@ import Testing
 
     @Test func numbersAreWrittenAsTheStandardLibraryWritesThem() {
         var random = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.001, -0.001, 0.0001, 1e-7, 0.1, 0.2, 0.3, 1.5, -1.25, 4.5, 38.8311667,
-                                -122.8063354, 1e9, 999_999_999.99999, 1e15, 1e16, 123_456.789_01, .leastNonzeroMagnitude,
-                                .greatestFiniteMagnitude, 2.0.squareRoot(), 0.1 + 0.2, 1 / 3]
+        var values: [Double] = [
+            0, -0.0, 0.001, -0.001, 0.0001, 1e-7, 0.1, 0.2, 0.3, 1.5, -1.25, 4.5, 38.8311667,
+            -122.8063354, 1e9, 999_999_999.99999, 1e15, 1e16, 123_456.789_01, .leastNonzeroMagnitude,
+            .greatestFiniteMagnitude, 2.0.squareRoot(), 0.1 + 0.2, 1 / 3,
+        ]
         // Feed-like values: few decimals, every sign and size.
         for places in 0...7 {
             for _ in 0..<2000 {
@@ -46,8 +49,10 @@ import Testing
 
     @Test func timesAreWrittenAsCivilTimeWritesThem() {
         var random = SystemRandomNumberGenerator()
-        var times: [Int64] = [0, -1, 1, 86_399_999, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000,
-                              -62_167_219_200_001, 951_782_400_000, 1_626_790_985_120]
+        var times: [Int64] = [
+            0, -1, 1, 86_399_999, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000,
+            -62_167_219_200_001, 951_782_400_000, 1_626_790_985_120,
+        ]
         for _ in 0..<5000 { times.append(Int64.random(in: -80_000_000_000_000...300_000_000_000_000, using: &random)) }
         for time in times {
             #expect(written { $0.time(time) } == "\"\(CivilTime.iso8601(time))\"", "for \(time)")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// Runs `body` with a scanner over `text`.
 private func scanning<Result>(_ text: String, _ body: (inout JSONScanner) throws -> Result) rethrows -> Result {
@@ -62,15 +63,16 @@ private func stringError(_ bytes: [UInt8]) -> String? {
         #expect(error.contains(reason))
     }
 
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],  // never valid
-        [0x22, 0xC0, 0x80, 0x22],  // overlong NUL
-        [0x22, 0xE0, 0x80, 0x80, 0x22],  // overlong
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
-        [0x22, 0x80, 0x22],  // a lone continuation byte
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid
+            [0x22, 0xC0, 0x80, 0x22],  // overlong NUL
+            [0x22, 0xE0, 0x80, 0x80, 0x22],  // overlong
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
+            [0x22, 0x80, 0x22],  // a lone continuation byte
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(bytes: [UInt8]) throws {
         let error = try #require(stringError(bytes))
         #expect(error.contains("UTF-8"))
@@ -86,9 +88,11 @@ private func stringError(_ bytes: [UInt8]) -> String? {
         try scanning(text) { scanner in scanner.integer(try scanner.scanNumber()) }
     }
 
-    @Test(arguments: ["0", "-0", "12", "-155.389495849609", "0.0900000036", "1E+2", "1e-7", "2.0999999",
-                      "123456789012345678901234567890", "1.7976931348623157e308", "5e-324", "2.2250738585072011e-308",
-                      "9007199254740993", "0.30000000000000004", "1e23", "8.41e21", "1e400", "-1e400", "1e-400"])
+    @Test(arguments: [
+        "0", "-0", "12", "-155.389495849609", "0.0900000036", "1E+2", "1e-7", "2.0999999",
+        "123456789012345678901234567890", "1.7976931348623157e308", "5e-324", "2.2250738585072011e-308",
+        "9007199254740993", "0.30000000000000004", "1e23", "8.41e21", "1e400", "-1e400", "1e-400",
+    ])
     func convertsLikeTheStandardLibrary(text: String) throws {
         let expected = try #require(Double(text))
         let decoded = try value(text)
@@ -98,7 +102,8 @@ private func stringError(_ bytes: [UInt8]) -> String? {
     @Test func roundTripsRandomDoubles() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
-            let original = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)
+            let original =
+                Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)
                 * (Bool.random(using: &generator) ? 1 : -1)
             for text in [original.description, String(format: "%.6f", original)] where text.count < 400 {
                 #expect(try value(text).bitPattern == Double(text)!.bitPattern, "\(text)")
@@ -141,14 +146,17 @@ private func stringError(_ bytes: [UInt8]) -> String? {
     }
 
     @Test func copiesValuesWithoutInsignificantWhitespace() throws {
-        #expect(try copy(#" { "a" : [ 1 , 2.5e3 , "x y" ] , "b" : { } , "c" : [ ] , "d" : null } "#)
-            == #"{"a":[1,2.5e3,"x y"],"b":{},"c":[],"d":null}"#)
+        #expect(
+            try copy(#" { "a" : [ 1 , 2.5e3 , "x y" ] , "b" : { } , "c" : [ ] , "d" : null } "#)
+                == #"{"a":[1,2.5e3,"x y"],"b":{},"c":[],"d":null}"#)
         #expect(try copy("\"kept \\u00e9scapes\"") == "\"kept \\u00e9scapes\"")
         #expect(try copy("[true,false]") == "[true,false]")
     }
 
-    @Test(arguments: ["NaN", "0x10", "Infinity", "[1,]", "{\"a\"}", "{\"a\":1,}", "[1 2]", "{1:2}", "tru", "nul",
-                      "[", "{\"a\":[1}", "'single'"])
+    @Test(arguments: [
+        "NaN", "0x10", "Infinity", "[1,]", "{\"a\"}", "{\"a\":1,}", "[1 2]", "{1:2}", "tru", "nul",
+        "[", "{\"a\":[1}", "'single'",
+    ])
     func rejectsInvalidValues(text: String) throws {
         #expect(throws: JSONSyntaxError.self) { try copy(text) }
     }

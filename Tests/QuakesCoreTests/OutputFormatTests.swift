@@ -1,7 +1,8 @@
 import Foundation
-@testable import QuakesCore
 import SQLite
 import Testing
+
+@testable import QuakesCore
 
 @Suite struct OutputFormatTests {
     /// A database of the 2023 significant feed: 18 events, every alert level, non-ASCII places.
@@ -15,20 +16,24 @@ import Testing
     @Test func aQuakeObjectHasTheUSGSFieldsInOrderWithISOTimes() async throws {
         let (folder, database) = try await significant()
         _ = folder
-        let run = await QuakesRun.run(["list", "--db", database, "--format", "json", "--limit", "1", "--sort", "magnitude"])
-        #expect(run.standardOutput == """
-            [
-            {"id":"us6000ldqf","mag":6.9,"place":"55 km SE of Madang, Papua New Guinea","time":"2023-10-07T08:40:13.628Z",\
-            "updated":"2023-10-09T00:04:59.002Z","tz":null,"url":"https://earthquake.usgs.gov/earthquakes/eventpage/us6000ldqf",\
-            "detail":"https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/us6000ldqf.geojson","felt":null,"cdi":null,\
-            "mmi":6.962,"alert":"green","status":"reviewed","tsunami":0,"sig":732,"net":"us","code":"6000ldqf",\
-            "ids":",us6000ldqf,","sources":",us,","types":",ground-failure,losspager,moment-tensor,origin,phase-data,shakemap,",\
-            "nst":133,"dmin":6.086,"rms":0.88,"gap":17,"magType":"mww","type":"earthquake",\
-            "title":"M 6.9 - 55 km SE of Madang, Papua New Guinea","longitude":146.1982,"latitude":-5.5066,"depth":76.011}
-            ]
+        let run = await QuakesRun.run([
+            "list", "--db", database, "--format", "json", "--limit", "1", "--sort", "magnitude",
+        ])
+        #expect(
+            run.standardOutput == """
+                [
+                {"id":"us6000ldqf","mag":6.9,"place":"55 km SE of Madang, Papua New Guinea","time":"2023-10-07T08:40:13.628Z",\
+                "updated":"2023-10-09T00:04:59.002Z","tz":null,"url":"https://earthquake.usgs.gov/earthquakes/eventpage/us6000ldqf",\
+                "detail":"https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/us6000ldqf.geojson","felt":null,"cdi":null,\
+                "mmi":6.962,"alert":"green","status":"reviewed","tsunami":0,"sig":732,"net":"us","code":"6000ldqf",\
+                "ids":",us6000ldqf,","sources":",us,","types":",ground-failure,losspager,moment-tensor,origin,phase-data,shakemap,",\
+                "nst":133,"dmin":6.086,"rms":0.88,"gap":17,"magType":"mww","type":"earthquake",\
+                "title":"M 6.9 - 55 km SE of Madang, Papua New Guinea","longitude":146.1982,"latitude":-5.5066,"depth":76.011}
+                ]
 
-            """)
-        let fields = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+                """)
+        let fields = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
         #expect(fields.first?.count == QuakeFormats.fieldNames.count)
     }
 
@@ -37,17 +42,23 @@ import Testing
         let json = await QuakesRun.run(["list", "--db", database, "--format", "json"])
         #expect((try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [Any])?.count == 18)
         let sectioned = await QuakesRun.run(["list", "--db", database, "--format", "json", "--section", "magnitude"])
-        let sections = try #require(try JSONSerialization.jsonObject(with: Data(sectioned.standardOutput.utf8)) as? [[String: Any]])
-        #expect(sections.map { Set($0.keys) } == Array(repeating: ["id", "title", "count", "quakes"], count: sections.count))
+        let sections = try #require(
+            try JSONSerialization.jsonObject(with: Data(sectioned.standardOutput.utf8)) as? [[String: Any]])
+        #expect(
+            sections.map { Set($0.keys) }
+                == Array(repeating: ["id", "title", "count", "quakes"], count: sections.count))
         #expect(sections.reduce(0) { $0 + ($1["count"] as! Int) } == 18)
         let geojson = await QuakesRun.run(["list", "--db", database, "--format", "geojson"])
-        let collection = try #require(try JSONSerialization.jsonObject(with: Data(geojson.standardOutput.utf8)) as? [String: Any])
+        let collection = try #require(
+            try JSONSerialization.jsonObject(with: Data(geojson.standardOutput.utf8)) as? [String: Any])
         #expect((collection["features"] as? [Any])?.count == 18)
         let ndjson = await QuakesRun.run(["list", "--db", database, "--format", "ndjson"])
         #expect(try ndjsonRows(ndjson.standardOutput).count == 18)
         let empty = await QuakesRun.run(["list", "--db", database, "--format", "json", "--min-magnitude", "9"])
         #expect(empty.standardOutput == "[]\n")
-        let emptyCollection = await QuakesRun.run(["list", "--db", database, "--format", "geojson", "--min-magnitude", "9"])
+        let emptyCollection = await QuakesRun.run([
+            "list", "--db", database, "--format", "geojson", "--min-magnitude", "9",
+        ])
         #expect(try JSONSerialization.jsonObject(with: Data(emptyCollection.standardOutput.utf8)) is [String: Any])
         _ = folder
     }
@@ -55,17 +66,20 @@ import Testing
     @Test func csvQuotesWhatItMustAndLeavesNullsEmpty() async throws {
         let (folder, database) = try await significant()
         _ = folder
-        let run = await QuakesRun.run(["list", "--db", database, "--format", "csv", "--section", "alert", "--alert", "red"])
-        #expect(run.standardOutput == """
-            section,id,mag,place,time,updated,tz,url,detail,felt,cdi,mmi,alert,status,tsunami,sig,net,code,ids,sources,types,\
-            nst,dmin,rms,gap,magType,type,title,longitude,latitude,depth\r
-            red,us6000len8,6.3,western Afghanistan,2023-10-11T00:41:56.160Z,2023-10-11T19:57:32.893Z,,\
-            https://earthquake.usgs.gov/earthquakes/eventpage/us6000len8,\
-            https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/us6000len8.geojson,49,6,7.857,red,reviewed,0,2029,us,\
-            6000len8,",us6000len8,",",us,",",dyfi,general-text,ground-failure,losspager,moment-tensor,origin,phase-data,\
-            shakemap,",412,5.775,0.72,21,mww,earthquake,M 6.3 - western Afghanistan,62.0449,34.5565,9\r
+        let run = await QuakesRun.run([
+            "list", "--db", database, "--format", "csv", "--section", "alert", "--alert", "red",
+        ])
+        #expect(
+            run.standardOutput == """
+                section,id,mag,place,time,updated,tz,url,detail,felt,cdi,mmi,alert,status,tsunami,sig,net,code,ids,sources,types,\
+                nst,dmin,rms,gap,magType,type,title,longitude,latitude,depth\r
+                red,us6000len8,6.3,western Afghanistan,2023-10-11T00:41:56.160Z,2023-10-11T19:57:32.893Z,,\
+                https://earthquake.usgs.gov/earthquakes/eventpage/us6000len8,\
+                https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/us6000len8.geojson,49,6,7.857,red,reviewed,0,2029,us,\
+                6000len8,",us6000len8,",",us,",",dyfi,general-text,ground-failure,losspager,moment-tensor,origin,phase-data,\
+                shakemap,",412,5.775,0.72,21,mww,earthquake,M 6.3 - western Afghanistan,62.0449,34.5565,9\r
 
-            """)
+                """)
         #expect(QuakeFormats.csvQuoted(#"say "hi", then"#) == #""say ""hi"", then""#)
         #expect(QuakeFormats.csvQuoted("two\nlines") == "\"two\nlines\"")
     }
@@ -73,10 +87,13 @@ import Testing
     @Test func geoJSONReadsBackToIdenticalRows() async throws {
         let folder = try TemporaryDirectory()
         let original = folder.file("original.sqlite")
-        let files = [Fixtures.weekBefore, Fixtures.weekAfter, Fixtures.detail, Fixtures.nullMagnitude, Fixtures.nullPlaces]
+        let files = [
+            Fixtures.weekBefore, Fixtures.weekAfter, Fixtures.detail, Fixtures.nullMagnitude, Fixtures.nullPlaces,
+        ]
         _ = await QuakesRun.fetch(files.map(Fixtures.path), database: original)
         // A mistyped known property and an unknown one, kept in `extra`, must come back too.
-        let odd = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":5,"mag":"4.5","zz":[1,{"a":null}],"sig":2.5},"geometry":{"type":"Point","coordinates":[1,2]},"id":"odd"}]}"#
+        let odd =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":5,"mag":"4.5","zz":[1,{"a":null}],"sig":2.5},"geometry":{"type":"Point","coordinates":[1,2]},"id":"odd"}]}"#
         _ = await QuakesRun.fetch([try folder.write("odd.geojson", odd)], database: original)
 
         let export = await QuakesRun.run(["list", "--db", original, "--format", "geojson"])
@@ -110,42 +127,51 @@ import Testing
     @Test func theTableAlignsColumnsUnderSectionHeadersInTheDisplayZone() async throws {
         let (folder, database) = try await significant()
         _ = folder
-        let run = await QuakesRun.run(["list", "--db", database, "--section", "day", "--sort", "magnitude", "--limit", "4"],
-                                      variables: ["TZ": "Asia/Kabul"])
-        #expect(run.standardOutput == """
-            TIME (Asia/Kabul)    MAG             DEPTH  PLACE                                 ID
+        let run = await QuakesRun.run(
+            ["list", "--db", database, "--section", "day", "--sort", "magnitude", "--limit", "4"],
+            variables: ["TZ": "Asia/Kabul"])
+        #expect(
+            run.standardOutput == """
+                TIME (Asia/Kabul)    MAG             DEPTH  PLACE                                 ID
 
-            October 11, 2023 (1 quake)
-            2023-10-11 05:11:56   6.3 mww       9.0 km  western Afghanistan                   us6000len8
+                October 11, 2023 (1 quake)
+                2023-10-11 05:11:56   6.3 mww       9.0 km  western Afghanistan                   us6000len8
 
-            October 9, 2023 (2 quakes)
-            2023-10-09 22:53:09   5.0 mww       8.3 km  Poland-Slovakia border region         us6000lec2
-            2023-10-09 06:51:08   4.3 ml       57.2 km  Port Townsend, WA                     uw61965081
+                October 9, 2023 (2 quakes)
+                2023-10-09 22:53:09   5.0 mww       8.3 km  Poland-Slovakia border region         us6000lec2
+                2023-10-09 06:51:08   4.3 ml       57.2 km  Port Townsend, WA                     uw61965081
 
-            October 7, 2023 (1 of 7 quakes)
-            2023-10-07 13:10:13   6.9 mww      76.0 km  55 km SE of Madang, Papua New Guinea  us6000ldqf
+                October 7, 2023 (1 of 7 quakes)
+                2023-10-07 13:10:13   6.9 mww      76.0 km  55 km SE of Madang, Papua New Guinea  us6000ldqf
 
-            """)
+                """)
     }
 
     @Test func feedTextNeverReachesTheTerminalRaw() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        let hostile = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":1,"place":"\u001b[31mRED\u001b[0m \u202Eevil\u0007","title":"\u009b2J"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"x\u001b]0;pwned\u0007"}]}"#
+        let hostile =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":1,"place":"\u001b[31mRED\u001b[0m \u202Eevil\u0007","title":"\u009b2J"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"x\u001b]0;pwned\u0007"}]}"#
         _ = await QuakesRun.fetch([try folder.write("hostile.geojson", hostile)], database: database)
         let table = await QuakesRun.run(["list", "--db", database])
         #expect(table.standardOutput.contains(#"\x1B[31mRED\x1B[0m \u{202E}evil\x07"#))
         #expect(table.standardOutput.contains(#"x\x1B]0;pwned\x07"#))
-        #expect(!table.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(
+            !table.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }
+        )
         let show = await QuakesRun.run(["show", "--db", database, "x\u{1B}]0;pwned\u{07}"])
         #expect(show.status == .success)
         #expect(show.standardOutput.contains(#"title      \x9B2J"#))
         #expect(!show.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B })
         // Machine formats keep the text exactly, escaped as JSON.
         let json = await QuakesRun.run(["list", "--db", database, "--format", "ndjson"])
-        #expect(try ndjsonRows(json.standardOutput).first?["place"] as? String == "\u{1B}[31mRED\u{1B}[0m \u{202E}evil\u{07}")
-        ReliabilityReport.record("Security", "escape sequences, bidi overrides and bells in feed text", runs: 3,
-                                 "shown as `\\x1B[31m`, `\\u{202E}`, `\\x07` in tables and `show`; kept exact, JSON-escaped, in machine formats")
+        #expect(
+            try ndjsonRows(json.standardOutput).first?["place"] as? String
+                == "\u{1B}[31mRED\u{1B}[0m \u{202E}evil\u{07}")
+        ReliabilityReport.record(
+            "Security", "escape sequences, bidi overrides and bells in feed text", runs: 3,
+            "shown as `\\x1B[31m`, `\\u{202E}`, `\\x07` in tables and `show`; kept exact, JSON-escaped, in machine formats"
+        )
     }
 
     @Test func colourIsUsedOnlyOnATerminalWithoutNoColor() async throws {
@@ -153,9 +179,10 @@ import Testing
         _ = folder
         func table(columns: Int?, noColor: String?) async -> String {
             let output = CapturedOutput()
-            var environment = Environment(variables: noColor.map { ["NO_COLOR": $0, "TZ": "UTC"] } ?? ["TZ": "UTC"],
-                                          currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
-                                          terminalColumns: columns)
+            var environment = Environment(
+                variables: noColor.map { ["NO_COLOR": $0, "TZ": "UTC"] } ?? ["TZ": "UTC"],
+                currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
+                terminalColumns: columns)
             environment.clock = { 0 }
             _ = await Quakes.main(["list", "--db", database, "--limit", "3", "--sort", "magnitude"], in: environment)
             return output.text
@@ -172,15 +199,18 @@ import Testing
     @Test func showFindsAnEventByAnyOfItsIdsWithEveryField() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter), Fixtures.path(Fixtures.detail)], database: database)
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekAfter), Fixtures.path(Fixtures.detail)], database: database)
         let byAlias = await QuakesRun.run(["show", "--db", database, "us7000enmc", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(byAlias.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(byAlias.standardOutput.utf8)) as? [String: Any])
         #expect(object["id"] as? String == "ci39746767")
         #expect(object["generated"] as? String == "2021-07-22T20:39:44.000Z")
         #expect(object["extra"] is NSNull)
 
         let detail = await QuakesRun.run(["show", "--db", database, "us1000chhc", "--format", "json"])
-        let detailObject = try #require(try JSONSerialization.jsonObject(with: Data(detail.standardOutput.utf8)) as? [String: Any])
+        let detailObject = try #require(
+            try JSONSerialization.jsonObject(with: Data(detail.standardOutput.utf8)) as? [String: Any])
         let extra = try #require(detailObject["extra"] as? [String: Any])
         #expect((extra["products"] as? [String: Any])?.keys.contains("shakemap") == true)
 

@@ -1,8 +1,9 @@
 import Foundation
 import LocalHTTPServer
-@testable import QuakesCore
 import SQLite
 import Testing
+
+@testable import QuakesCore
 
 /// Every row of every table of a database, to compare what it holds after a process died.
 struct DatabaseContent: Equatable {
@@ -32,11 +33,12 @@ struct DatabaseContent: Equatable {
     /// How many features `bigFeed` has: enough for the debug binary to spend a few seconds storing
     /// them, so that signals land in the middle of writes; a sanitized binary, several times slower,
     /// takes about as long with fewer.
-    private static let bigFeedCount = switch SuiteMode.sanitizer {
-    case "thread": 10_000
-    case "address": 30_000
-    default: 60_000
-    }
+    private static let bigFeedCount =
+        switch SuiteMode.sanitizer {
+        case "thread": 10_000
+        case "address": 30_000
+        default: 60_000
+        }
 
     /// The big feed, written once.
     private static let bigFeed: String = {
@@ -98,7 +100,9 @@ struct DatabaseContent: Equatable {
     }
 
     @Test(arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGINT, Int32(130), "SIGINT")])
-    func aSignalDuringAnIngestRollsBackAndExitsWith128PlusTheSignal(signal: Int32, status: Int32, name: String) async throws {
+    func aSignalDuringAnIngestRollsBackAndExitsWith128PlusTheSignal(signal: Int32, status: Int32, name: String)
+        async throws
+    {
         let folder = try TemporaryDirectory()
         let (database, before) = try await seeded(folder)
         let server = try stalledServer()
@@ -172,7 +176,9 @@ struct DatabaseContent: Equatable {
         let refused = finish(second, secondErrors)
         #expect(second.terminationStatus == 75)
         #expect(refused.hasPrefix("Error: another quakes process is writing to"))
-        let (third, thirdErrors) = try start(["fetch", "--db", database, "--wait", "120", Fixtures.path(Fixtures.nullPlaces)])
+        let (third, thirdErrors) = try start([
+            "fetch", "--db", database, "--wait", "120", Fixtures.path(Fixtures.nullPlaces),
+        ])
         server.release("/big.geojson")
         _ = finish(first, firstErrors)
         _ = finish(third, thirdErrors)

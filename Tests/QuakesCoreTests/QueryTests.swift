@@ -1,6 +1,7 @@
 import Foundation
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// Runs a read command against the universe database, with "now" fixed and TZ set.
 private func query(_ arguments: [String], tz: String = "UTC") async throws -> QuakesRun {
@@ -20,13 +21,18 @@ private let hour: Int64 = 3_600_000
         (["--last", "2d"], { $0.time >= now - 48 * hour && $0.time <= now }),
         (["--last", "90m"], { $0.time >= now - 90 * 60_000 && $0.time <= now }),
         (["--since", "2021-07-21"], { $0.time >= 1_626_825_600_000 }),
-        (["--since", "2021-07-21", "--until", "2021-07-22T12:00:00+02:00"],
-         { $0.time >= 1_626_825_600_000 && $0.time < 1_626_948_000_000 }),
+        (
+            ["--since", "2021-07-21", "--until", "2021-07-22T12:00:00+02:00"],
+            { $0.time >= 1_626_825_600_000 && $0.time < 1_626_948_000_000 }
+        ),
         (["--until", "2014-04-14T10:00:00.5Z"], { $0.time < 1_397_469_600_500 }),
         (["--since", "36h"], { $0.time >= now - 36 * hour }),
         (["--min-magnitude", "4.5"], { ($0.magnitude ?? -.infinity) >= 4.5 }),
         (["--max-magnitude", "0"], { ($0.magnitude ?? .infinity) <= 0 }),
-        (["--min-magnitude", "-1", "--max-magnitude", "-0.5"], { $0.magnitude.map { $0 >= -1 && $0 <= -0.5 } ?? false }),
+        (
+            ["--min-magnitude", "-1", "--max-magnitude", "-0.5"],
+            { $0.magnitude.map { $0 >= -1 && $0 <= -0.5 } ?? false }
+        ),
         (["--place", "sandwich"], { $0.place?.lowercased().contains("sandwich") ?? false }),
         (["--place", "PĀHALA"], { $0.place?.lowercased().contains("pāhala") ?? false }),
         (["--place", ", ca"], { $0.place?.lowercased().contains(", ca") ?? false }),
@@ -37,18 +43,30 @@ private let hour: Int64 = 3_600_000
         (["--alert", "red"], { $0.alert == "red" }),
         (["--alert", "yellow"], { $0.alert == "yellow" }),
         (["--tsunami"], { $0.tsunami == 1 }),
-        (["--near", "19.4,-155.3", "--radius", "50"], {
-            Expected.haversine($0.latitude, $0.longitude, 19.4, -155.3) <= 50
-        }),
-        (["--near", "-60,-30", "--radius", "1500"], { Expected.haversine($0.latitude, $0.longitude, -60, -30) <= 1500 }),
+        (
+            ["--near", "19.4,-155.3", "--radius", "50"],
+            {
+                Expected.haversine($0.latitude, $0.longitude, 19.4, -155.3) <= 50
+            }
+        ),
+        (
+            ["--near", "-60,-30", "--radius", "1500"],
+            { Expected.haversine($0.latitude, $0.longitude, -60, -30) <= 1500 }
+        ),
         (["--bbox", "-125,32,-114,42"], { (-125...(-114)).contains($0.longitude) && (32...42).contains($0.latitude) }),
-        (["--bbox", "170,-60,-170,60"], { ($0.longitude >= 170 || $0.longitude <= -170) && (-60...60).contains($0.latitude) }),
+        (
+            ["--bbox", "170,-60,-170,60"],
+            { ($0.longitude >= 170 || $0.longitude <= -170) && (-60...60).contains($0.latitude) }
+        ),
         (["--min-depth", "300"], { ($0.depth ?? -.infinity) >= 300 }),
         (["--max-depth", "-1"], { ($0.depth ?? .infinity) <= -1 }),
-        (["--min-magnitude", "2", "--status", "reviewed", "--last", "2d", "--max-depth", "20"], {
-            ($0.magnitude ?? -.infinity) >= 2 && $0.status?.lowercased() == "reviewed" && $0.time >= now - 48 * hour
-                && $0.time <= now && ($0.depth ?? .infinity) <= 20
-        }),
+        (
+            ["--min-magnitude", "2", "--status", "reviewed", "--last", "2d", "--max-depth", "20"],
+            {
+                ($0.magnitude ?? -.infinity) >= 2 && $0.status?.lowercased() == "reviewed" && $0.time >= now - 48 * hour
+                    && $0.time <= now && ($0.depth ?? .infinity) <= 20
+            }
+        ),
     ]
 
     @Test(arguments: cases.indices)
@@ -76,7 +94,8 @@ private let hour: Int64 = 3_600_000
 
     @Test func quakesNowStandsInForTheClock() async throws {
         let (path, universe) = try await QueryUniverse.shared.database()
-        let run = await QuakesRun.run(["count", "--db", path, "--last", "5h"], variables: ["QUAKES_NOW": QueryUniverse.now])
+        let run = await QuakesRun.run(
+            ["count", "--db", path, "--last", "5h"], variables: ["QUAKES_NOW": QueryUniverse.now])
         #expect(run.standardOutput == "\(universe.filter { $0.time >= now - 5 * hour && $0.time <= now }.count)\n")
         let clock = await QuakesRun.run(["count", "--db", path, "--last", "5h"], now: now)
         #expect(clock.standardOutput == run.standardOutput)
@@ -88,7 +107,8 @@ private let hour: Int64 = 3_600_000
         let features = ["Ōfunato, Japan", "OFUNATO", "near ōfunato", "Zindah Jān"].enumerated().map { index, place in
             #"{"type":"Feature","properties":{"time":\#(index),"place":"\#(place)"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"p\#(index)"}"#
         }
-        let path = try folder.write("places.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+        let path = try folder.write(
+            "places.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
         _ = await QuakesRun.fetch([path], database: database)
         let ofunato = await QuakesRun.run(["list", "--db", database, "--place", "ōfunato", "--format", "ndjson"])
         #expect(try ndjsonIDs(ofunato.standardOutput).sorted() == ["p0", "p2"])
@@ -99,13 +119,19 @@ private let hour: Int64 = 3_600_000
     }
 
     @Test(arguments: [
-        (["--last", "5x"], "The value '5x' is invalid for '--last <duration>': expected a number and a unit s, m, h, d or w"),
+        (
+            ["--last", "5x"],
+            "The value '5x' is invalid for '--last <duration>': expected a number and a unit s, m, h, d or w"
+        ),
         (["--last", "-5h"], "'--last <duration>'"),
         (["--since", "yesterday"], "The value 'yesterday' is invalid for '--since <when>': expected YYYY-MM-DD"),
         (["--since", "2021-07-20T10:00"], "'--since <when>'"),
         (["--until", "2021-02-30"], "'--until <when>'"),
         (["--min-magnitude", "abc"], "The value 'abc' is invalid for '--min-magnitude <m>': expected a number"),
-        (["--near", "91,0", "--radius", "10"], "The value '91,0' is invalid for '--near <lat,lon>': expected LAT,LON with latitude in [-90, 90]"),
+        (
+            ["--near", "91,0", "--radius", "10"],
+            "The value '91,0' is invalid for '--near <lat,lon>': expected LAT,LON with latitude in [-90, 90]"
+        ),
         (["--near", "10,20"], "'--near <lat,lon>' needs '--radius <km>'"),
         (["--radius", "10"], "'--radius <km>' needs '--near <lat,lon>'"),
         (["--near", "10,20", "--radius", "0"], "'--radius <km>'"),
@@ -116,7 +142,10 @@ private let hour: Int64 = 3_600_000
         (["--sort", "size"], "'--sort <spec>': expected KEY[:asc|:desc]"),
         (["--sort", "time:up"], "'--sort <spec>'"),
         (["--sort", "time,time"], "'--sort <spec>'"),
-        (["--section", "year"], "'--section <key>': expected one of hour, day, week, month, magnitude, type, network, alert"),
+        (
+            ["--section", "year"],
+            "'--section <key>': expected one of hour, day, week, month, magnitude, type, network, alert"
+        ),
         (["--limit", "-1"], "'--limit <n>'"),
         (["--format", "xml"], "'--format <format>': expected one of table, json, ndjson, csv, geojson"),
         (["extra"], "Unexpected argument 'extra'"),
@@ -134,7 +163,9 @@ private let hour: Int64 = 3_600_000
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.run(["count", "--db", folder.file("none.sqlite")])
         #expect(run.status == .noInput)
-        #expect(run.standardError == "Error: database \(folder.file("none.sqlite")) does not exist; run 'quakes fetch' first\n")
+        #expect(
+            run.standardError
+                == "Error: database \(folder.file("none.sqlite")) does not exist; run 'quakes fetch' first\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite")))
     }
 }
@@ -179,7 +210,9 @@ private let hour: Int64 = 3_600_000
     @Test func aLimitKeepsTheFirstEventsInOutputOrder() async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
         let run = try await query(["list", "--sort", "magnitude", "--limit", "7", "--format", "ndjson"])
-        #expect(try ndjsonIDs(run.standardOutput) == Expected.sorted(universe, by: [("magnitude", false)]).prefix(7).map(\.id))
+        #expect(
+            try ndjsonIDs(run.standardOutput)
+                == Expected.sorted(universe, by: [("magnitude", false)]).prefix(7).map(\.id))
         let none = try await query(["list", "--limit", "0", "--format", "ndjson"])
         #expect(none.standardOutput.isEmpty)
     }
@@ -202,9 +235,10 @@ private let hour: Int64 = 3_600_000
     }
 
     /// The expected sectioned listing: groups in `order`, each sorted by `keys`.
-    private func expected(_ quakes: [Quake], group: (Quake) -> String, order: (String, String) -> Bool,
-                          keys: [(String, Bool)]) -> [(section: String, ids: [String])]
-    {
+    private func expected(
+        _ quakes: [Quake], group: (Quake) -> String, order: (String, String) -> Bool,
+        keys: [(String, Bool)]
+    ) -> [(section: String, ids: [String])] {
         Dictionary(grouping: quakes, by: group).sorted { order($0.key, $1.key) }.map { section, members in
             (section, Expected.sorted(members, by: keys).map(\.id))
         }
@@ -221,8 +255,9 @@ private let hour: Int64 = 3_600_000
     func daysFollowTheDisplayZoneNewestFirstStrongestFirstInside(zone: String) async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
         let run = try await query(["list", "--sort", "magnitude", "--section", "day", "--format", "ndjson"], tz: zone)
-        let want = expected(universe, group: { Expected.localDate($0.time, zone: zone) }, order: newestDayFirst,
-                            keys: [("magnitude", false)])
+        let want = expected(
+            universe, group: { Expected.localDate($0.time, zone: zone) }, order: newestDayFirst,
+            keys: [("magnitude", false)])
         let got = try sectionsOf(run)
         #expect(got.map(\.section) == want.map(\.section), "\(zone)")
         #expect(got.map(\.ids) == want.map(\.ids), "\(zone)")
@@ -230,24 +265,30 @@ private let hour: Int64 = 3_600_000
 
     @Test func ascendingTimeListsTheOldestDayFirst() async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
-        let run = try await query(["list", "--sort", "time:asc", "--section", "day", "--format", "ndjson"], tz: "Europe/Paris")
-        let want = expected(universe, group: { Expected.localDate($0.time, zone: "Europe/Paris") }, order: { $0 < $1 },
-                            keys: [("time", true)])
+        let run = try await query(
+            ["list", "--sort", "time:asc", "--section", "day", "--format", "ndjson"], tz: "Europe/Paris")
+        let want = expected(
+            universe, group: { Expected.localDate($0.time, zone: "Europe/Paris") }, order: { $0 < $1 },
+            keys: [("time", true)])
         let got = try sectionsOf(run)
         #expect(got.map(\.section) == want.map(\.section))
         #expect(got.map(\.ids) == want.map(\.ids))
     }
 
-    @Test(arguments: [
-        ("time", [("time", false)], false),
-        ("magnitude", [("magnitude", false)], false),
-        ("magnitude:asc", [("magnitude", true)], true),
-        ("depth,magnitude", [("depth", true), ("magnitude", false)], false),
-    ] as [(String, [(String, Bool)], Bool)])
-    func magnitudeBandsHoldTheirEventsWithUnknownLast(sort: String, keys: [(String, Bool)], ascendingBands: Bool) async throws {
+    @Test(
+        arguments: [
+            ("time", [("time", false)], false),
+            ("magnitude", [("magnitude", false)], false),
+            ("magnitude:asc", [("magnitude", true)], true),
+            ("depth,magnitude", [("depth", true), ("magnitude", false)], false),
+        ] as [(String, [(String, Bool)], Bool)])
+    func magnitudeBandsHoldTheirEventsWithUnknownLast(sort: String, keys: [(String, Bool)], ascendingBands: Bool)
+        async throws
+    {
         let (_, universe) = try await QueryUniverse.shared.database()
         let run = try await query(["list", "--sort", sort, "--section", "magnitude", "--format", "ndjson"])
-        let order: (String, String) -> Bool = ascendingBands
+        let order: (String, String) -> Bool =
+            ascendingBands
             ? { a, b in a == "unknown" ? false : b == "unknown" ? true : Int(a)! < Int(b)! }
             : highestBandFirst
         let want = expected(universe, group: { Expected.band($0.magnitude) }, order: order, keys: keys)
@@ -261,7 +302,8 @@ private let hour: Int64 = 3_600_000
     @Test func sectionCountsComeInTheKeysNaturalOrder() async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
         let days = try await query(["count", "--section", "day", "--format", "json"], tz: "America/Los_Angeles")
-        let objects = try #require(try JSONSerialization.jsonObject(with: Data(days.standardOutput.utf8)) as? [[String: Any]])
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(days.standardOutput.utf8)) as? [[String: Any]])
         let byDay = Dictionary(grouping: universe) { Expected.localDate($0.time, zone: "America/Los_Angeles") }
         #expect(objects.map { $0["id"] as? String ?? "" } == byDay.keys.sorted(by: >))
         #expect(objects.map { $0["count"] as? Int ?? -1 } == byDay.keys.sorted(by: >).map { byDay[$0]!.count })
@@ -271,18 +313,23 @@ private let hour: Int64 = 3_600_000
         let lines = bands.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         let byBand = Dictionary(grouping: universe) { Expected.band($0.magnitude) }
         #expect(lines.first == "section,title,count")
-        #expect(lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" }
-            == byBand.keys.sorted(by: highestBandFirst))
+        #expect(
+            lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" }
+                == byBand.keys.sorted(by: highestBandFirst))
         #expect(lines.last == "unknown,Unknown magnitude,1")
         #expect(lines.contains("-1,Magnitude -1,\(byBand["-1"]!.count)"))
     }
 
     @Test func aLimitKeepsWhatRemainsOfTheSections() async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
-        let run = try await query(["list", "--sort", "magnitude", "--section", "day", "--limit", "12", "--format", "json"])
-        let sections = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
-        let want = expected(universe, group: { Expected.localDate($0.time, zone: "UTC") }, order: newestDayFirst,
-                            keys: [("magnitude", false)])
+        let run = try await query([
+            "list", "--sort", "magnitude", "--section", "day", "--limit", "12", "--format", "json",
+        ])
+        let sections = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+        let want = expected(
+            universe, group: { Expected.localDate($0.time, zone: "UTC") }, order: newestDayFirst,
+            keys: [("magnitude", false)])
         var remaining = 12
         var wanted: [(String, [String])] = []
         for (section, ids) in want where remaining > 0 {
@@ -290,24 +337,31 @@ private let hour: Int64 = 3_600_000
             remaining -= min(ids.count, remaining)
         }
         #expect(sections.map { $0["id"] as? String ?? "" } == wanted.map(\.0))
-        #expect(sections.map { ($0["quakes"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" } } == wanted.map(\.1))
+        #expect(
+            sections.map { ($0["quakes"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" } }
+                == wanted.map(\.1))
         #expect(sections.map { $0["count"] as? Int ?? -1 } == wanted.map(\.1.count))
     }
 
     @Test func otherKeysGroupByTypeNetworkAlertAndLocalTime() async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
         let alerts = try await query(["count", "--section", "alert", "--format", "json"])
-        let alertIDs = try #require(try JSONSerialization.jsonObject(with: Data(alerts.standardOutput.utf8)) as? [[String: Any]])
+        let alertIDs = try #require(
+            try JSONSerialization.jsonObject(with: Data(alerts.standardOutput.utf8)) as? [[String: Any]])
         #expect(alertIDs.map { $0["id"] as? String ?? "" } == ["red", "orange", "yellow", "green", "none"])
         #expect(alertIDs.last?["count"] as? Int == universe.filter { $0.alert == nil }.count)
 
         let types = try await query(["count", "--section", "type", "--format", "json"])
-        let typeIDs = try #require(try JSONSerialization.jsonObject(with: Data(types.standardOutput.utf8)) as? [[String: Any]])
-        #expect(typeIDs.map { $0["id"] as? String ?? "" } == Set(universe.compactMap { $0.eventType?.lowercased() }).sorted())
+        let typeIDs = try #require(
+            try JSONSerialization.jsonObject(with: Data(types.standardOutput.utf8)) as? [[String: Any]])
+        #expect(
+            typeIDs.map { $0["id"] as? String ?? "" }
+                == Set(universe.compactMap { $0.eventType?.lowercased() }).sorted())
 
         for key in ["hour", "week", "month", "network"] {
             let counts = try await query(["count", "--section", key, "--format", "json"], tz: "America/New_York")
-            let objects = try #require(try JSONSerialization.jsonObject(with: Data(counts.standardOutput.utf8)) as? [[String: Any]])
+            let objects = try #require(
+                try JSONSerialization.jsonObject(with: Data(counts.standardOutput.utf8)) as? [[String: Any]])
             #expect(objects.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == universe.count, "\(key)")
         }
         let months = try await query(["count", "--section", "month"], tz: "UTC")
@@ -330,7 +384,9 @@ private let hour: Int64 = 3_600_000
         let now = CivilTime.iso8601(newest)
         for window in ["5h", "1d", "30m"] {
             let count = await QuakesRun.run(["count", "--db", database, "--last", window, "--now", now])
-            let list = await QuakesRun.run(["list", "--db", database, "--last", window, "--now", now, "--format", "ndjson"])
+            let list = await QuakesRun.run([
+                "list", "--db", database, "--last", window, "--now", now, "--format", "ndjson",
+            ])
             let lines = list.standardOutput.split(separator: "\n").count
             #expect(count.standardOutput == "\(lines)\n", "\(name) --last \(window)")
         }

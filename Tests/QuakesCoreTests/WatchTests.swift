@@ -1,7 +1,8 @@
 import Foundation
 import LocalHTTPServer
-@testable import QuakesCore
 import Testing
+
+@testable import QuakesCore
 
 /// `quakes watch`, run in-process against a server of the tests' own, stopped as SIGINT would.
 @Suite struct WatchTests {
@@ -16,8 +17,9 @@ import Testing
             let output = CapturedOutput()
             let errors = CapturedOutput()
             let interruption = Interruption()
-            var environment = Environment(variables: ["TZ": "UTC"], currentDirectory: "/", standardOutput: output,
-                                          standardError: errors)
+            var environment = Environment(
+                variables: ["TZ": "UTC"], currentDirectory: "/", standardOutput: output,
+                standardError: errors)
             environment.interruption = interruption
             self.output = output
             self.errors = errors
@@ -46,7 +48,9 @@ import Testing
         let strong = try QuakeReader(path: database).allQuakes().filter { ($0.magnitude ?? -.infinity) >= 2.5 }
         let days = Dictionary(grouping: strong) { Expected.localDate($0.time, zone: "UTC") }
         return days.keys.sorted(by: >).flatMap { day in
-            Expected.sorted(days[day]!, by: [("magnitude", false)]).enumerated().map { ($0.element.id, day, $0.offset, $0.element) }
+            Expected.sorted(days[day]!, by: [("magnitude", false)]).enumerated().map {
+                ($0.element.id, day, $0.offset, $0.element)
+            }
         }
     }
 
@@ -56,8 +60,13 @@ import Testing
     {
         let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.0, $0) })
         let newIDs = Set(new.map(\.0))
-        var deletes: [[String]] = [], inserts: [[String]] = [], moves: [[String]] = [], updates: [[String]] = []
-        for entry in old where !newIDs.contains(entry.0) { deletes.append(["delete", entry.0, entry.1, "-", String(entry.2)]) }
+        var deletes: [[String]] = []
+        var inserts: [[String]] = []
+        var moves: [[String]] = []
+        var updates: [[String]] = []
+        for entry in old where !newIDs.contains(entry.0) {
+            deletes.append(["delete", entry.0, entry.1, "-", String(entry.2)])
+        }
         for entry in new {
             guard let previous = oldByID[entry.0] else {
                 inserts.append(["insert", entry.0, entry.1, String(entry.2), "-"])
@@ -73,19 +82,27 @@ import Testing
 
     private func reported(_ text: String) throws -> [[String]] {
         try ndjsonRows(text).map { row in
-            [row["change"] as? String ?? "?", (row["quake"] as? [String: Any])?["id"] as? String ?? "?",
-             row["section"] as? String ?? "-",
-             (row["index"] as? Int).map(String.init) ?? "-", (row["oldIndex"] as? Int).map(String.init) ?? "-"]
+            [
+                row["change"] as? String ?? "?", (row["quake"] as? [String: Any])?["id"] as? String ?? "?",
+                row["section"] as? String ?? "-",
+                (row["index"] as? Int).map(String.init) ?? "-", (row["oldIndex"] as? Int).map(String.init) ?? "-",
+            ]
         }
     }
 
     @Test func itReportsInsertsUpdatesMovesAndDeletesOfASortedSectionedQuery() async throws {
         let server = try LocalHTTPServer()
-        server.route("/feed", .sequence([.respond(status: 200, body: try Fixtures.bytes(Fixtures.weekBefore)),
-                                         .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekAfter))]))
+        server.route(
+            "/feed",
+            .sequence([
+                .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekBefore)),
+                .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekAfter)),
+            ]))
         let folder = try TemporaryDirectory()
-        let watch = RunningWatch([server.url("/feed"), "--db", folder.file("watch.sqlite"), "--interval", "0.3s",
-                                  "--format", "ndjson", "--min-magnitude", "2.5", "--sort", "magnitude", "--section", "day"])
+        let watch = RunningWatch([
+            server.url("/feed"), "--db", folder.file("watch.sqlite"), "--interval", "0.3s",
+            "--format", "ndjson", "--min-magnitude", "2.5", "--sort", "magnitude", "--section", "day",
+        ])
 
         // The same fetches into another database give the expected result sets.
         let expectedDatabase = folder.file("expected.sqlite")
@@ -109,19 +126,27 @@ import Testing
 
     @Test func theFirstPassCanBeSilentAndHooksRunPerInsert() async throws {
         let server = try LocalHTTPServer()
-        server.route("/feed", .sequence([.respond(status: 200, body: try Fixtures.bytes(Fixtures.fourFiveEarlier)),
-                                         .respond(status: 200, body: try Fixtures.bytes(Fixtures.alerts))]))
+        server.route(
+            "/feed",
+            .sequence([
+                .respond(status: 200, body: try Fixtures.bytes(Fixtures.fourFiveEarlier)),
+                .respond(status: 200, body: try Fixtures.bytes(Fixtures.alerts)),
+            ]))
         let folder = try TemporaryDirectory()
         let hookOutput = folder.file("hook.ndjson")
-        let watch = RunningWatch([server.url("/feed"), "--db", folder.file("q.sqlite"), "--interval", "0.3s",
-                                  "--changes-only", "--exec", "cat >> '\(hookOutput)'; exit 3"])
+        let watch = RunningWatch([
+            server.url("/feed"), "--db", folder.file("q.sqlite"), "--interval", "0.3s",
+            "--changes-only", "--exec", "cat >> '\(hookOutput)'; exit 3",
+        ])
         try await watch.wait { $0.split(separator: "\n").count >= 18 }
         #expect(await watch.stop() == .success)
         let lines = watch.output.text.split(separator: "\n")
         #expect(lines.count == 18)
         #expect(lines.allSatisfy { $0.hasPrefix("insert  #") })
         let hooked = try ndjsonRows(try String(contentsOfFile: hookOutput, encoding: .utf8))
-        #expect(Set(hooked.map { $0["id"] as! String }) == Set(try ReferenceDecoder.decode(try Fixtures.data(Fixtures.alerts)).quakes.map(\.id)))
+        #expect(
+            Set(hooked.map { $0["id"] as! String })
+                == Set(try ReferenceDecoder.decode(try Fixtures.data(Fixtures.alerts)).quakes.map(\.id)))
         #expect(watch.errors.text.contains("Warning: --exec command failed for us6000len8 (status 3)"))
     }
 
@@ -129,14 +154,19 @@ import Testing
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
-        let watch = RunningWatch(["--no-fetch", "--db", database, "--interval", "0.2s", "--format", "ndjson", "--sort", "magnitude"])
+        let watch = RunningWatch([
+            "--no-fetch", "--db", database, "--interval", "0.2s", "--format", "ndjson", "--sort", "magnitude",
+        ])
         try await watch.wait { $0.split(separator: "\n").count >= 78 }
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database)
         try await watch.wait { $0.split(separator: "\n").count >= 78 + 6 }
         #expect(await watch.stop() == .success)
         let changes = try reported(watch.output.text).dropFirst(78)
         #expect(changes.count == 6)
-        #expect(Set(changes.map { $0[1] }) == ["us6000exs5", "us6000ey1q", "us7000engt", "us7000enfl", "us7000encq", "us7000en55"])
+        #expect(
+            Set(changes.map { $0[1] }) == [
+                "us6000exs5", "us6000ey1q", "us7000engt", "us7000enfl", "us7000encq", "us7000en55",
+            ])
         #expect(changes.allSatisfy { $0[0] == "update" || $0[0] == "move" })
         let history = await QuakesRun.run(["history", "--db", database, "--last-token"])
         #expect(history.standardOutput == "2\n")

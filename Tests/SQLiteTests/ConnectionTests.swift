@@ -32,7 +32,9 @@ import Testing
         let db = try memory()
         let select = try db.prepare("SELECT ?1 IS NULL, length(?1), ?2 IS NULL")
         try select.bind("", at: 1)
-        try "".utf8CString.withUnsafeBytes { try select.bind(unownedText: UnsafeRawBufferPointer(rebasing: $0[0..<0]), at: 2) }
+        try "".utf8CString.withUnsafeBytes {
+            try select.bind(unownedText: UnsafeRawBufferPointer(rebasing: $0[0..<0]), at: 2)
+        }
         #expect(try select.step())
         #expect(select.int(at: 0) == 0)
         #expect(select.int(at: 1) == 0)

@@ -14,9 +14,10 @@ public struct CommandHelp: Sendable {
         /// The default, as shown in help: `(default: 60)`.
         public var defaultValue: String?
 
-        public init(_ name: String, short: Character? = nil, value: String? = nil, help: String,
-                    default defaultValue: String? = nil)
-        {
+        public init(
+            _ name: String, short: Character? = nil, value: String? = nil, help: String,
+            default defaultValue: String? = nil
+        ) {
             self.name = name
             self.short = short
             self.value = value
@@ -38,9 +39,10 @@ public struct CommandHelp: Sendable {
         public var isOptional: Bool
         public var defaultValue: String?
 
-        public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
-                    default defaultValue: String? = nil)
-        {
+        public init(
+            _ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
+            default defaultValue: String? = nil
+        ) {
             self.name = name
             self.help = help
             self.isRepeating = isRepeating
@@ -61,9 +63,10 @@ public struct CommandHelp: Sendable {
     /// Subcommands as (name, abstract), for the root command.
     public var subcommands: [(name: String, abstract: String)]
 
-    public init(commandName: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [],
-                options: [Option] = [], subcommands: [(name: String, abstract: String)] = [])
-    {
+    public init(
+        commandName: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [],
+        options: [Option] = [], subcommands: [(name: String, abstract: String)] = []
+    ) {
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion

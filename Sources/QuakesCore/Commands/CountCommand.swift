@@ -51,13 +51,19 @@ struct CountCommand: Command {
     static func render(_ sections: [QuerySection], as format: Format) -> String {
         switch format {
         case .json:
-            return JSONValue.array(sections.map { section in
-                .object([("id", .string(section.id)), ("title", .string(section.title)), ("count", .integer(section.count))])
-            }).serialized() + "\n"
+            return JSONValue.array(
+                sections.map { section in
+                    .object([
+                        ("id", .string(section.id)), ("title", .string(section.title)),
+                        ("count", .integer(section.count)),
+                    ])
+                }
+            ).serialized() + "\n"
         case .csv:
-            return "section,title,count\r\n" + sections.map { section in
-                "\(QuakeFormats.csvQuoted(section.id)),\(QuakeFormats.csvQuoted(section.title)),\(section.count)\r\n"
-            }.joined()
+            return "section,title,count\r\n"
+                + sections.map { section in
+                    "\(QuakeFormats.csvQuoted(section.id)),\(QuakeFormats.csvQuoted(section.title)),\(section.count)\r\n"
+                }.joined()
         case .text:
             let idWidth = sections.map { TerminalText.width(TerminalText.escaped($0.id)) }.max() ?? 0
             let titleWidth = sections.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 0

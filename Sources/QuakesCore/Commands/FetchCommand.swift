@@ -14,26 +14,36 @@ struct FetchCommand: Command {
             summary line per source on standard error; nothing with --quiet unless something fails.
             """,
         arguments: [
-            .init("source", help: """
-                A USGS summary feed name ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}), an http, \
-                https or file URL, or the path of a GeoJSON file.
-                """, isRepeating: true, isOptional: true, default: "all_day"),
+            .init(
+                "source",
+                help: """
+                    A USGS summary feed name ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}), an http, \
+                    https or file URL, or the path of a GeoJSON file.
+                    """, isRepeating: true, isOptional: true, default: "all_day")
         ],
         options: [
             DatabaseLocation.option,
-            .init("timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
-                  default: "60"),
-            .init("max-bytes", value: "bytes", help: """
-                The largest response accepted, after decompression; K, M and G suffixes count in 1024s.
-                """, default: "1G"),
-            .init("retries", value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
-                  default: "3"),
+            .init(
+                "timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
+                default: "60"),
+            .init(
+                "max-bytes", value: "bytes",
+                help: """
+                    The largest response accepted, after decompression; K, M and G suffixes count in 1024s.
+                    """, default: "1G"),
+            .init(
+                "retries", value: "n",
+                help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
+                default: "3"),
             .init("force", help: "Download even what the server says has not changed (no conditional request)."),
-            .init("wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
-                  default: "0"),
+            .init(
+                "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                default: "0"),
             .init("author", value: "name", help: "The author recorded in the history.", default: "fetch"),
-            .init("format", value: "format", help: "The summary's format: text (on standard error) or json (on standard output).",
-                  default: "text"),
+            .init(
+                "format", value: "format",
+                help: "The summary's format: text (on standard error) or json (on standard output).",
+                default: "text"),
             .init("quiet", short: "q", help: "Print nothing on success (for cron)."),
         ])
 
@@ -52,9 +62,10 @@ struct FetchCommand: Command {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
         databasePath = arguments.value("db")
         settings = try Self.settings(arguments)
-        wait = try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
-            Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-        } ?? 0
+        wait =
+            try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
+                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+            } ?? 0
         format = try arguments.value("format", expected: "text or json") { Format(rawValue: $0) } ?? .text
         quiet = arguments.flag("quiet")
     }
@@ -62,14 +73,18 @@ struct FetchCommand: Command {
     /// The download options `fetch` and `watch` share.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> FetchSettings {
         var settings = FetchSettings()
-        settings.timeout = try arguments.value("timeout", expected: "a number of seconds greater than 0") { text in
-            Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        } ?? settings.timeout
-        settings.maximumBytes = try arguments.value("max-bytes", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
-                                                    ByteCount.parse) ?? settings.maximumBytes
-        settings.retries = try arguments.value("retries", expected: "a whole number, 0 or more") { text in
-            Int(text).flatMap { $0 >= 0 ? $0 : nil }
-        } ?? settings.retries
+        settings.timeout =
+            try arguments.value("timeout", expected: "a number of seconds greater than 0") { text in
+                Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            } ?? settings.timeout
+        settings.maximumBytes =
+            try arguments.value(
+                "max-bytes", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
+                ByteCount.parse) ?? settings.maximumBytes
+        settings.retries =
+            try arguments.value("retries", expected: "a whole number, 0 or more") { text in
+                Int(text).flatMap { $0 >= 0 ? $0 : nil }
+            } ?? settings.retries
         settings.force = arguments.flag("force")
         settings.author = try arguments.value("author", expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
         return settings
@@ -87,17 +102,21 @@ struct FetchCommand: Command {
 
         var settings = settings
         settings.clock = environment.clock
-        let progress = environment.standardErrorIsTerminal && !quiet
+        let progress =
+            environment.standardErrorIsTerminal && !quiet
             ? ProgressDisplay(output: environment.standardError) : nil
         let drawing = progress.map { progress in Task { await progress.run() } }
-        let outcomes = await Fetch(sources: sources, settings: settings, store: store,
-                                   downloader: environment.downloader, progress: progress).run()
+        let outcomes = await Fetch(
+            sources: sources, settings: settings, store: store,
+            downloader: environment.downloader, progress: progress
+        ).run()
         drawing?.cancel()
         await drawing?.value
         withExtendedLifetime(lock) {}
         try Task.checkCancellation()
 
-        let summary = FetchSummary(sources: sources, outcomes: outcomes, seconds: (ContinuousClock.now - started).seconds)
+        let summary = FetchSummary(
+            sources: sources, outcomes: outcomes, seconds: (ContinuousClock.now - started).seconds)
         for case let .failure(error) in outcomes { environment.standardError.writeLine("Error: \(error)") }
         switch format {
         case .json:
@@ -115,7 +134,10 @@ struct FetchCommand: Command {
 enum ByteCount {
     static func parse(_ text: String) -> Int64? {
         var digits = text.uppercased()
-        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) { digits.removeLast(suffix.count); break }
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) {
+            digits.removeLast(suffix.count)
+            break
+        }
         var multiplier: Int64 = 1
         if let unit = digits.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][unit] {
             multiplier = 1 << (10 * Int64(power))

@@ -3,10 +3,18 @@ import Foundation
 /// The filter options that `count`, `list` and `watch` share, and how they become a `QuakeFilter`.
 struct FilterOptions: Sendable, Equatable {
     static let options: [CommandHelp.Option] = [
-        .init("last", value: "duration", help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
-        .init("since", value: "when", help: "Events at or after WHEN: YYYY-MM-DD (midnight UTC), an ISO 8601 date-time with Z or an offset, or a duration before now."),
+        .init(
+            "last", value: "duration",
+            help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
+        .init(
+            "since", value: "when",
+            help:
+                "Events at or after WHEN: YYYY-MM-DD (midnight UTC), an ISO 8601 date-time with Z or an offset, or a duration before now."
+        ),
         .init("until", value: "when", help: "Events before WHEN (exclusive)."),
-        .init("now", value: "when", help: "The moment taken as now, for reproducible queries over old data.", default: "$QUAKES_NOW, else the clock"),
+        .init(
+            "now", value: "when", help: "The moment taken as now, for reproducible queries over old data.",
+            default: "$QUAKES_NOW, else the clock"),
         .init("min-magnitude", value: "m", help: "Magnitude at least M; events with no magnitude never match."),
         .init("max-magnitude", value: "m", help: "Magnitude at most M."),
         .init("place", value: "text", help: "Place contains TEXT, ignoring case (Unicode-aware)."),
@@ -16,7 +24,9 @@ struct FilterOptions: Sendable, Equatable {
         .init("tsunami", help: "Only events flagged for a possible tsunami."),
         .init("near", value: "lat,lon", help: "With --radius: events within KM of this point, along great circles."),
         .init("radius", value: "km", help: "The radius of --near, in kilometres."),
-        .init("bbox", value: "minlon,minlat,maxlon,maxlat", help: "Events in this box; it crosses the date line when MINLON > MAXLON."),
+        .init(
+            "bbox", value: "minlon,minlat,maxlon,maxlat",
+            help: "Events in this box; it crosses the date line when MINLON > MAXLON."),
         .init("min-depth", value: "km", help: "Depth at least KM (negative above sea level)."),
         .init("max-depth", value: "km", help: "Depth at most KM."),
     ]
@@ -64,7 +74,9 @@ struct FilterOptions: Sendable, Equatable {
         fixed.minimumDepth = try arguments.value("min-depth", expected: "a number of kilometres", finiteNumber)
         fixed.maximumDepth = try arguments.value("max-depth", expected: "a number of kilometres", finiteNumber)
         fixed.placeContains = try arguments.value("place", expected: "some text") { $0.isEmpty ? nil : $0 }
-        fixed.eventType = try arguments.value("type", expected: "an event type, such as earthquake") { $0.isEmpty ? nil : $0 }
+        fixed.eventType = try arguments.value("type", expected: "an event type, such as earthquake") {
+            $0.isEmpty ? nil : $0
+        }
         fixed.status = try arguments.value("status", expected: "automatic or reviewed") { text in
             ["automatic", "reviewed"].contains(text.lowercased()) ? text.lowercased() : nil
         }
@@ -72,8 +84,12 @@ struct FilterOptions: Sendable, Equatable {
             ["green", "yellow", "orange", "red", "pending"].contains(text.lowercased()) ? text.lowercased() : nil
         }
         fixed.tsunamiOnly = arguments.flag("tsunami")
-        let point = try arguments.value("near", expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7") { text -> (Double, Double)? in
-            guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+        let point = try arguments.value(
+            "near", expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
+        ) { text -> (Double, Double)? in
+            guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
+                return nil
+            }
             return (numbers[0], numbers[1])
         }
         let radius = try arguments.value("radius", expected: "a number of kilometres greater than 0") { text in
@@ -86,12 +102,18 @@ struct FilterOptions: Sendable, Equatable {
         case (nil, _?): throw UsageError("'--radius <km>' needs '--near <lat,lon>'")
         case (nil, nil): break
         }
-        fixed.box = try arguments.value("bbox", expected: "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]") { text in
+        fixed.box = try arguments.value(
+            "bbox",
+            expected:
+                "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]"
+        ) { text in
             guard let numbers = numberList(text, count: 4), numbers[1] <= numbers[3],
-                  [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }), [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
+                [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }),
+                [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
             else { return nil }
-            return QuakeFilter.Box(minimumLongitude: numbers[0], minimumLatitude: numbers[1],
-                                   maximumLongitude: numbers[2], maximumLatitude: numbers[3])
+            return QuakeFilter.Box(
+                minimumLongitude: numbers[0], minimumLatitude: numbers[1],
+                maximumLongitude: numbers[2], maximumLatitude: numbers[3])
         }
     }
 

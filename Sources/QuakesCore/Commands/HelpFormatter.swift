@@ -9,7 +9,9 @@ enum HelpFormatter {
     static func render(_ command: CommandHelp) -> String {
         var text = "OVERVIEW: \(command.abstract)\n"
         if let discussion = command.discussion {
-            text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
+            text +=
+                "\n"
+                + discussion.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
         }
         text += "\nUSAGE: \(usage(command))\n"

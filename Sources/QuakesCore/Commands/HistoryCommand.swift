@@ -12,7 +12,8 @@ struct HistoryCommand: Command {
         options: [
             DatabaseLocation.option,
             .init("since", value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0"),
-            .init("author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
+            .init(
+                "author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
             .init("changes", help: "Include each transaction's changed event ids and how they changed."),
             .init("last-token", help: "Print only the newest token (0 when there is none)."),
             .init("format", value: "format", help: "table, json or ndjson.", default: "table"),
@@ -33,9 +34,10 @@ struct HistoryCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         self.arguments = arguments
-        since = try arguments.value("since", expected: "a token, a whole number 0 or more") { text in
-            Int64(text).flatMap { $0 >= 0 ? $0 : nil }
-        } ?? 0
+        since =
+            try arguments.value("since", expected: "a token, a whole number 0 or more") { text in
+                Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+            } ?? 0
         author = arguments.value("author")
         withChanges = arguments.flag("changes")
         lastTokenOnly = arguments.flag("last-token")
@@ -55,7 +57,9 @@ struct HistoryCommand: Command {
                 }
                 var first = true
                 if format == .table {
-                    output.writeLine("TOKEN  TIME (\(zone.name))".padding(to: 28) + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
+                    output.writeLine(
+                        "TOKEN  TIME (\(zone.name))".padding(to: 28)
+                            + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
                 }
                 if format == .json { output.write("[") }
                 try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
@@ -85,9 +89,14 @@ struct HistoryCommand: Command {
             ("deleted", .integer(transaction.deleted)),
         ]
         if let changes = transaction.changes {
-            members.append(("changes", .array(changes.map { change in
-                .object([("id", .string(change.id)), ("change", .string(change.kind.rawValue))])
-            })))
+            members.append(
+                (
+                    "changes",
+                    .array(
+                        changes.map { change in
+                            .object([("id", .string(change.id)), ("change", .string(change.kind.rawValue))])
+                        })
+                ))
         }
         return .object(members)
     }
@@ -95,7 +104,8 @@ struct HistoryCommand: Command {
     /// One aligned line per transaction, then, indented, one per change.
     static func table(_ transaction: HistoryTransaction, zone: DisplayZone) -> String {
         let time = zone.fields(transaction.timestamp)
-        var text = String(transaction.token).leftPadded(to: 5, with: " ") + "  "
+        var text =
+            String(transaction.token).leftPadded(to: 5, with: " ") + "  "
             + "\(CivilTime.date(time)) \(CivilTime.clock(time))".padding(to: 21)
             + TerminalText.escaped(transaction.author).padding(to: 10)
             + String(transaction.inserted).leftPadded(to: 10, with: " ")

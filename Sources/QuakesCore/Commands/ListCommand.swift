@@ -12,12 +12,16 @@ struct ListCommand: Command {
             or highest first.
             """,
         options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init("sort", value: "spec", help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance.",
-                  default: "time"),
+            .init(
+                "sort", value: "spec",
+                help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance.",
+                default: "time"),
             CommonOptions.section,
             .init("limit", value: "n", help: "At most N events, the first in output order."),
-            .init("format", value: "format", help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
-                  default: "table"),
+            .init(
+                "format", value: "format",
+                help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
+                default: "table"),
             CommonOptions.utc,
         ])
 
@@ -37,7 +41,8 @@ struct ListCommand: Command {
         limit = try arguments.value("limit", expected: "a whole number of events, 0 or more") { text in
             Int(text).flatMap { $0 >= 0 ? $0 : nil }
         }
-        format = try arguments.value("format", expected: ListFormat.form) { ListFormat(rawValue: $0.lowercased()) } ?? .table
+        format =
+            try arguments.value("format", expected: ListFormat.form) { ListFormat(rawValue: $0.lowercased()) } ?? .table
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
@@ -62,8 +67,9 @@ struct ListCommand: Command {
         let output = environment.standardOutput
         switch format {
         case .table:
-            return TableListingWriter(output: output, zone: zone, colour: environment.usesColour,
-                                      columns: environment.terminalColumns)
+            return TableListingWriter(
+                output: output, zone: zone, colour: environment.usesColour,
+                columns: environment.terminalColumns)
         case .json: return JSONListingWriter(output: output)
         case .ndjson: return NDJSONListingWriter(output: output)
         case .csv: return CSVListingWriter(output: output)

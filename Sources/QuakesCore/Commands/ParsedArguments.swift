@@ -23,7 +23,8 @@ public struct ParsedArguments: Sendable {
             if word.hasPrefix("--") {
                 let body = word.dropFirst(2)
                 let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let inlineValue = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
+                let inlineValue =
+                    body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let option = command.options.first(where: { $0.name == name }) else {
                     throw UsageError("Unknown option '--\(name)'")
                 }
@@ -48,9 +49,10 @@ public struct ParsedArguments: Sendable {
         }
     }
 
-    private mutating func take(_ option: CommandHelp.Option, inlineValue: String?, from remaining: inout ArraySlice<String>,
-                               spelled: String) throws(UsageError)
-    {
+    private mutating func take(
+        _ option: CommandHelp.Option, inlineValue: String?, from remaining: inout ArraySlice<String>,
+        spelled: String
+    ) throws(UsageError) {
         guard option.value != nil else {
             if inlineValue != nil { throw UsageError("The option '\(spelled)' does not take a value") }
             flagCounts[option.name, default: 0] += 1

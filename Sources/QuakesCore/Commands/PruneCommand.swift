@@ -9,12 +9,15 @@ struct PruneCommand: Command {
             """,
         options: [
             DatabaseLocation.option,
-            .init("older-than", value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…)."),
-            .init("history-older-than", value: "duration", help: "Drop history transactions older than now − DURATION."),
+            .init(
+                "older-than", value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…)."),
+            .init(
+                "history-older-than", value: "duration", help: "Drop history transactions older than now − DURATION."),
             .init("dry-run", help: "Print what would go, and change nothing."),
             .init("now", value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
-            .init("wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
-                  default: "0"),
+            .init(
+                "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                default: "0"),
             .init("quiet", short: "q", help: "Print nothing on success."),
         ])
 
@@ -29,15 +32,17 @@ struct PruneCommand: Command {
         try arguments.checkPositionalCount(atMost: 0)
         self.arguments = arguments
         olderThan = try arguments.value("older-than", expected: TimeExpression.durationForm, TimeExpression.duration)
-        historyOlderThan = try arguments.value("history-older-than", expected: TimeExpression.durationForm,
-                                               TimeExpression.duration)
+        historyOlderThan = try arguments.value(
+            "history-older-than", expected: TimeExpression.durationForm,
+            TimeExpression.duration)
         guard olderThan != nil || historyOlderThan != nil else {
             throw UsageError("Missing '--older-than <duration>' or '--history-older-than <duration>'")
         }
         dryRun = arguments.flag("dry-run")
-        wait = try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
-            Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-        } ?? 0
+        wait =
+            try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
+                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+            } ?? 0
         now = try arguments.value("now", expected: TimeExpression.momentForm, FilterOptions.Moment.init)
     }
 
@@ -49,18 +54,21 @@ struct PruneCommand: Command {
         let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
         defer { withExtendedLifetime(lock) {} }
         let store = QuakeStore(path: path)
-        let result = try await store.prune(eventsBefore: eventCutoff, historyBefore: historyCutoff,
-                                           timestamp: environment.clock(), dryRun: dryRun)
+        let result = try await store.prune(
+            eventsBefore: eventCutoff, historyBefore: historyCutoff,
+            timestamp: environment.clock(), dryRun: dryRun)
         var lines: [String] = []
         if let eventCutoff {
-            lines.append(dryRun
-                ? "would delete \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
-                : "deleted \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
-                    + (result.token.map { " (history token \($0))" } ?? ""))
+            lines.append(
+                dryRun
+                    ? "would delete \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
+                    : "deleted \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
+                        + (result.token.map { " (history token \($0))" } ?? ""))
         }
         if let historyCutoff {
-            lines.append((dryRun ? "would drop " : "dropped ")
-                + "\(result.transactions) history transactions older than \(CivilTime.iso8601(historyCutoff))")
+            lines.append(
+                (dryRun ? "would drop " : "dropped ")
+                    + "\(result.transactions) history transactions older than \(CivilTime.iso8601(historyCutoff))")
         }
         if dryRun {
             for line in lines { environment.standardOutput.writeLine(line) }

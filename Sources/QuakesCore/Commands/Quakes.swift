@@ -14,8 +14,12 @@ public enum Quakes {
         commandName: "quakes",
         abstract: "Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.",
         options: [CommandHelp.Option("version", help: "Show the version.")],
-        subcommands: commands.map { ($0.help.commandName.split(separator: " ").last.map(String.init) ?? "",
-                                     $0.help.abstract) }
+        subcommands: commands.map {
+            (
+                $0.help.commandName.split(separator: " ").last.map(String.init) ?? "",
+                $0.help.abstract
+            )
+        }
             + [("help", "Show subcommand help information.")])
 
     /// Runs the tool with `arguments` (without the program name) and returns how it should end.
@@ -87,7 +91,8 @@ public enum Quakes {
             return reportUsage(error, of: type.help, in: environment)
         } catch {
             if let signal = environment.interruption.signal {
-                environment.standardError.writeLine("Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
+                environment.standardError.writeLine(
+                    "Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
                 return Interruption.status(for: signal)
             }
             return report(error, in: environment)
@@ -103,7 +108,8 @@ public enum Quakes {
     /// Writes a usage error as swift-argument-parser does: the message, the usage line, and where
     /// to read more.
     static func reportUsage(_ error: UsageError, of command: CommandHelp, in environment: Environment) -> ExitStatus {
-        environment.standardError.write("""
+        environment.standardError.write(
+            """
             Error: \(error.message)
             Usage: \(HelpFormatter.usage(command))
               See '\(command.commandName) --help' for more information.

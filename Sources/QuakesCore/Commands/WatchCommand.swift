@@ -12,14 +12,18 @@ struct WatchCommand: Command {
             the current result set as inserts. With --no-fetch it fetches nothing and follows the \
             history instead, so it can run beside a cron fetch. SIGINT ends it with status 0.
             """,
-        arguments: [.init("source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour")],
+        arguments: [
+            .init("source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour")
+        ],
         options: [DatabaseLocation.option] + FilterOptions.options + [
             .init("sort", value: "spec", help: "As for 'quakes list'.", default: "time"),
             CommonOptions.section,
             .init("limit", value: "n", help: "Watch only the first N events in output order."),
             .init("interval", value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m"),
             .init("format", value: "format", help: "text or ndjson.", default: "text"),
-            .init("exec", value: "command", help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input."),
+            .init(
+                "exec", value: "command",
+                help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input."),
             .init("no-fetch", help: "Fetch nothing: follow the history written by other processes."),
             .init("changes-only", help: "Report nothing for the first pass."),
             .init("timeout", value: "seconds", help: "As for 'quakes fetch'.", default: "60"),
@@ -53,7 +57,8 @@ struct WatchCommand: Command {
         query.limit = try arguments.value("limit", expected: "a whole number of events, 0 or more") { text in
             Int(text).flatMap { $0 >= 0 ? $0 : nil }
         }
-        interval = try arguments.value("interval", expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
+        interval =
+            try arguments.value("interval", expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
         format = try arguments.value("format", expected: "text or ndjson") { Format(rawValue: $0) } ?? .text
         hook = try arguments.value("exec", expected: "a shell command") { $0.isEmpty ? nil : $0 }
         fetches = !arguments.flag("no-fetch")
@@ -106,9 +111,10 @@ struct WatchCommand: Command {
     }
 
     /// One fetch pass; a failure is reported and the watch goes on.
-    private func fetch(_ feed: FeedSource, into store: QuakeStore, settings: FetchSettings,
-                       in environment: Environment) async
-    {
+    private func fetch(
+        _ feed: FeedSource, into store: QuakeStore, settings: FetchSettings,
+        in environment: Environment
+    ) async {
         let lock: WriterLock
         do {
             lock = try await WriterLock.acquire(forDatabase: store.path, waiting: 0)
@@ -118,8 +124,10 @@ struct WatchCommand: Command {
             environment.standardError.writeLine("Error: \(error)")
             return
         }
-        let outcomes = await Fetch(sources: [feed], settings: settings, store: store,
-                                   downloader: environment.downloader, progress: nil).run()
+        let outcomes = await Fetch(
+            sources: [feed], settings: settings, store: store,
+            downloader: environment.downloader, progress: nil
+        ).run()
         withExtendedLifetime(lock) {}
         for case let .failure(failure) in outcomes where !(failure.error is CancellationError) {
             environment.standardError.writeLine("Error: \(failure)")
@@ -132,12 +140,23 @@ struct WatchCommand: Command {
             switch format {
             case .ndjson:
                 buffer.removeAll()
-                buffer.raw("{"); buffer.key("change"); buffer.string(change.kind.rawValue)
-                buffer.raw(","); buffer.key("section"); buffer.string(change.section)
-                buffer.raw(","); buffer.key("index"); buffer.integer(change.index)
-                buffer.raw(","); buffer.key("oldIndex"); buffer.integer(change.oldIndex)
-                buffer.raw(","); buffer.key("oldSection"); buffer.string(change.oldSection)
-                buffer.raw(","); buffer.key("quake")
+                buffer.raw("{")
+                buffer.key("change")
+                buffer.string(change.kind.rawValue)
+                buffer.raw(",")
+                buffer.key("section")
+                buffer.string(change.section)
+                buffer.raw(",")
+                buffer.key("index")
+                buffer.integer(change.index)
+                buffer.raw(",")
+                buffer.key("oldIndex")
+                buffer.integer(change.oldIndex)
+                buffer.raw(",")
+                buffer.key("oldSection")
+                buffer.string(change.oldSection)
+                buffer.raw(",")
+                buffer.key("quake")
                 QuakeFormats.writeJSONObject(change.quake, to: &buffer)
                 buffer.raw("}\n")
                 buffer.bytes.withUnsafeBytes { environment.standardOutput.write(bytes: $0) }
@@ -152,13 +171,15 @@ struct WatchCommand: Command {
         func position(_ section: String?, _ index: Int?) -> String {
             (section.map { TerminalText.escaped($0) } ?? "") + "#" + (index.map(String.init) ?? "-")
         }
-        var where_ = change.kind == .delete ? position(change.oldSection, change.oldIndex)
+        var location =
+            change.kind == .delete
+            ? position(change.oldSection, change.oldIndex)
             : position(change.section, change.index)
-        if change.kind == .move { where_ += " (was \(position(change.oldSection, change.oldIndex)))" }
+        if change.kind == .move { location += " (was \(position(change.oldSection, change.oldIndex)))" }
         let quake = change.quake
         let local = zone.fields(quake.time)
         let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
-        return change.kind.rawValue.padding(to: 8) + where_ + "  \(CivilTime.date(local)) \(CivilTime.clock(local))  "
+        return change.kind.rawValue.padding(to: 8) + location + "  \(CivilTime.date(local)) \(CivilTime.clock(local))  "
             + magnitude + " " + TerminalText.escaped(quake.magnitudeType ?? "").padding(to: 6)
             + TerminalText.escaped(quake.place ?? "-") + "  " + TerminalText.escaped(quake.id)
     }

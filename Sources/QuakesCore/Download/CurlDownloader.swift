@@ -78,8 +78,9 @@ private final class CurlTransfer {
         let status = responseCode()
         if status >= 400 { throw httpError(status) }
         if status != 304 { try sink.finish() }
-        return DownloadResponse(status: status, url: effectiveURL(), bodyBytes: bodyBytes, etag: header("ETag"),
-                                lastModified: header("Last-Modified"))
+        return DownloadResponse(
+            status: status, url: effectiveURL(), bodyBytes: bodyBytes, etag: header("ETag"),
+            lastModified: header("Last-Modified"))
     }
 
     // MARK: - Set-up
@@ -101,18 +102,20 @@ private final class CurlTransfer {
         if let headerList { try check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
-        try check(ccurl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
-        })
+        try check(
+            ccurl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                guard let context else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+            })
         try check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
         try set(CURLOPT_NOPROGRESS, 0)
-        try check(ccurl_setopt_progress_callback(handle) { context, expected, received, _, _ in
-            guard let context else { return 1 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                .checkProgress(received: Int64(received), expected: Int64(expected))
-        })
+        try check(
+            ccurl_setopt_progress_callback(handle) { context, expected, received, _, _ in
+                guard let context else { return 1 }
+                return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                    .checkProgress(received: Int64(received), expected: Int64(expected))
+            })
         try check(ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context))
     }
 
@@ -183,7 +186,7 @@ private final class CurlTransfer {
     private func header(_ name: String) -> String? {
         var header: UnsafeMutablePointer<curl_header>?
         guard ccurl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
-              let value = header?.pointee.value
+            let value = header?.pointee.value
         else { return nil }
         return String(cString: value)
     }
@@ -199,7 +202,8 @@ private final class CurlTransfer {
     }
 
     private func error(for result: CURLcode) -> DownloadError {
-        let message = errorBuffer.pointee != 0
+        let message =
+            errorBuffer.pointee != 0
             ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(result))
         if request.url.lowercased().hasPrefix("file:") {
             return .unreadableFile(path: request.url, reason: message)
@@ -208,8 +212,11 @@ private final class CurlTransfer {
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut(url: request.url, seconds: request.timeout)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .transfer(url: request.url,
-                             reason: "\(message) (only http, https and file URLs are fetched, and redirects are followed only to http and https)")
+            return .transfer(
+                url: request.url,
+                reason:
+                    "\(message) (only http, https and file URLs are fetched, and redirects are followed only to http and https)"
+            )
         default:
             return .transfer(url: request.url, reason: message, transient: transientFailures.contains(result.rawValue))
         }
@@ -218,8 +225,9 @@ private final class CurlTransfer {
 
 /// libcurl's failures that a later attempt may not meet: name resolution and connection failures,
 /// a connection dropped or a body cut short, TLS handshakes that failed on the way.
-private let transientFailures: Set<UInt32> = Set([
-    CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_HTTP2, CURLE_PARTIAL_FILE,
-    CURLE_OPERATION_TIMEDOUT, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
-    CURLE_HTTP2_STREAM,
-].map(\.rawValue))
+private let transientFailures: Set<UInt32> = Set(
+    [
+        CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_HTTP2, CURLE_PARTIAL_FILE,
+        CURLE_OPERATION_TIMEDOUT, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
+        CURLE_HTTP2_STREAM,
+    ].map(\.rawValue))

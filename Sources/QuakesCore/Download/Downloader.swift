@@ -37,9 +37,10 @@ public struct DownloadRequest: Sendable, Equatable {
     /// Extra request headers, as `Name: value` lines.
     public var headers: [String]
 
-    public init(url: String, timeout: Double = 60, maximumBytes: Int64 = 1 << 30, userAgent: String,
-                headers: [String] = [])
-    {
+    public init(
+        url: String, timeout: Double = 60, maximumBytes: Int64 = 1 << 30, userAgent: String,
+        headers: [String] = []
+    ) {
         self.url = url
         self.timeout = timeout
         self.maximumBytes = maximumBytes

@@ -27,13 +27,15 @@ public struct FeedSource: Sendable, Equatable {
         if let schemeEnd = argument.range(of: "://") {
             let scheme = argument[..<schemeEnd.lowerBound].lowercased()
             guard ["http", "https", "file"].contains(scheme) else {
-                throw UsageError("Unsupported URL scheme '\(scheme)' in '\(argument)': quakes fetches http, https and file URLs")
+                throw UsageError(
+                    "Unsupported URL scheme '\(scheme)' in '\(argument)': quakes fetches http, https and file URLs")
             }
             url = argument
         } else if Self.isSummaryFeedName(argument) {
             url = Self.summaryFeedBase + argument + ".geojson"
         } else {
-            let path = argument.hasPrefix("/") ? argument : (currentDirectory as NSString).appendingPathComponent(argument)
+            let path =
+                argument.hasPrefix("/") ? argument : (currentDirectory as NSString).appendingPathComponent(argument)
             localPath = (path as NSString).standardizingPath
             url = Self.fileURL(forPath: localPath!)
         }
@@ -67,7 +69,8 @@ public struct FeedSource: Sendable, Equatable {
         guard let localPath else { return }
         var status = stat()
         guard stat(localPath, &status) == 0 else {
-            let reason = errno == ENOENT && !label.contains("/") && !label.contains(".")
+            let reason =
+                errno == ENOENT && !label.contains("/") && !label.contains(".")
                 ? "no such file, and not a feed name (\(Self.feedThresholds.joined(separator: ", ")) then _\(Self.feedPeriods.joined(separator: ", _")))"
                 : String(cString: strerror(errno))
             throw .unreadableFile(path: label, reason: reason)

@@ -142,7 +142,9 @@ struct FeatureDecoder {
                         if range.contains(value) {
                             if index == 0 { quake.longitude = value } else { quake.latitude = value }
                         } else {
-                            report("\(path()) \(index == 0 ? "longitude" : "latitude") \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
+                            report(
+                                "\(path()) \(index == 0 ? "longitude" : "latitude") \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]"
+                            )
                             valid = false
                         }
                     } else {

@@ -84,19 +84,22 @@ struct FeedOutline: Sendable {
             }
             guard !featuresNotArray else { throw scanner.error("the document's 'features' is not an array", at: 0) }
             guard !featureRanges.isEmpty else { return nil }
-            return FeatureChunk(bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0,
-                                feedGenerated: generated)
+            return FeatureChunk(
+                bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0,
+                feedGenerated: generated)
         case "Feature":
             guard featuresArrays == 0 else {
                 throw scanner.error("a Feature document must not have a 'features' member", at: Int(typeOffset))
             }
-            return FeatureChunk(bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0,
-                                feedGenerated: generated)
+            return FeatureChunk(
+                bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0,
+                feedGenerated: generated)
         case nil:
             throw scanner.error("the document has no 'type': it is not GeoJSON", at: 0)
         case let other?:
-            throw scanner.error("the document is a GeoJSON '\(other)', not a FeatureCollection or Feature",
-                                at: Int(typeOffset))
+            throw scanner.error(
+                "the document is a GeoJSON '\(other)', not a FeatureCollection or Feature",
+                at: Int(typeOffset))
         }
     }
 

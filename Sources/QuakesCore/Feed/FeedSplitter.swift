@@ -183,9 +183,10 @@ struct FeedSplitter {
 
     /// Ends the feature before the ',' or ']' at `index`, and emits the chunk once it is full
     /// or the array ends.
-    private mutating func endElement(at index: Int, base: UnsafePointer<UInt8>, closing: Bool,
-                                     emit: (FeatureChunk) throws -> Void) throws
-    {
+    private mutating func endElement(
+        at index: Int, base: UnsafePointer<UInt8>, closing: Bool,
+        emit: (FeatureChunk) throws -> Void
+    ) throws {
         if let start = elementStart {
             elements.append(start..<(current.count + index - copied))
             elementStart = nil
@@ -198,8 +199,9 @@ struct FeedSplitter {
         current.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: index - copied))
         copied = index
         if !elements.isEmpty {
-            let chunk = FeatureChunk(bytes: current, elements: elements, firstIndex: featureCount - elements.count,
-                                     origin: currentOrigin, feedGenerated: feedGenerated)
+            let chunk = FeatureChunk(
+                bytes: current, elements: elements, firstIndex: featureCount - elements.count,
+                origin: currentOrigin, feedGenerated: feedGenerated)
             elements.removeAll(keepingCapacity: true)
             current = []
             current.reserveCapacity(chunkSize + chunkSize / 4)

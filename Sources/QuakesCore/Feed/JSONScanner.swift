@@ -218,15 +218,17 @@ struct JSONScanner {
                 throw error("lone low surrogate \\u\(hex(unit)) inside a string", at: index)
             }
             guard unit >= 0xD800, unit < 0xDC00 else { return index + 6 }
-            let pairFollows = index + 7 < count && bytes[index + 6] == .backslash && bytes[index + 7] == UInt8(ascii: "u")
+            let pairFollows =
+                index + 7 < count && bytes[index + 6] == .backslash && bytes[index + 7] == UInt8(ascii: "u")
             let low = pairFollows ? try hexEscape(at: index + 6) : 0
             guard low >= 0xDC00, low < 0xE000 else {
                 throw error("lone high surrogate \\u\(hex(unit)) inside a string", at: index)
             }
             return index + 12
         default:
-            throw error("invalid escape '\\\(Character(Unicode.Scalar(bytes[index + 1])))' inside a string",
-                        at: index)
+            throw error(
+                "invalid escape '\\\(Character(Unicode.Scalar(bytes[index + 1])))' inside a string",
+                at: index)
         }
     }
 
@@ -252,12 +254,20 @@ struct JSONScanner {
         var upper: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
+        case 0xE0:
+            length = 3
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE, 0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
+        case 0xF4:
+            length = 4
+            upper = 0x8F
         default: throw error("invalid UTF-8: \(describeByte(lead)) inside a string", at: index)
         }
         guard index + length <= count else { throw error("truncated UTF-8 sequence inside a string", at: index) }
@@ -344,14 +354,16 @@ struct JSONScanner {
             exponent += exponentSign * value
         }
         if digits <= 15, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            let magnitude = exponent < 0
+            let magnitude =
+                exponent < 0
                 ? Double(mantissa) / exactPowersOfTen[-exponent]
                 : Double(mantissa) * exactPowersOfTen[exponent]
             return negative ? -magnitude : magnitude
         }
         // Rare: the standard library's conversion, which is correctly rounded and ignores the C locale.
-        let text = String(decoding: UnsafeBufferPointer(start: bytes + number.start, count: number.end - number.start),
-                          as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(start: bytes + number.start, count: number.end - number.start),
+            as: UTF8.self)
         return Double(text) ?? .nan
     }
 
@@ -375,8 +387,9 @@ struct JSONScanner {
 
     /// The number's text, as it appears in the document.
     func text(_ number: RawNumber) -> String {
-        String(decoding: UnsafeBufferPointer(start: bytes + number.start, count: number.end - number.start),
-               as: UTF8.self)
+        String(
+            decoding: UnsafeBufferPointer(start: bytes + number.start, count: number.end - number.start),
+            as: UTF8.self)
     }
 
     // MARK: - Literals

@@ -70,7 +70,7 @@ struct FeedIngest {
             } catch {
                 let reported = Self.describe(error, source: source)
                 guard attempt <= settings.retries, let download = reported as? DownloadError, download.isTransient,
-                      let delay = retryDelay(after: attempt, retryAfter: download.retryAfter)
+                    let delay = retryDelay(after: attempt, retryAfter: download.retryAfter)
                 else { throw IngestFailure(error: reported, attempts: attempt) }
                 progress?.retrying(in: delay)
                 do {
@@ -89,8 +89,9 @@ struct FeedIngest {
         var headers: [String] = []
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
-        let request = DownloadRequest(url: source.url, timeout: settings.timeout, maximumBytes: settings.maximumBytes,
-                                      userAgent: settings.userAgent, headers: headers)
+        let request = DownloadRequest(
+            url: source.url, timeout: settings.timeout, maximumBytes: settings.maximumBytes,
+            userAgent: settings.userAgent, headers: headers)
 
         let writer = BatchWriter(store: store, settings: settings, source: source, progress: progress)
         do {
@@ -125,9 +126,11 @@ struct FeedIngest {
                 report.status = .notModified
                 return report
             }
-            let state = isHTTP
-                ? FeedState(url: source.url, etag: response.etag, lastModified: response.lastModified,
-                            fetched: settings.clock())
+            let state =
+                isHTTP
+                ? FeedState(
+                    url: source.url, etag: response.etag, lastModified: response.lastModified,
+                    fetched: settings.clock())
                 : nil
             report.commit = try await writer.commit(feedState: state)
             return report

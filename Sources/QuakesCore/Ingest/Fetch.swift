@@ -11,8 +11,9 @@ struct Fetch {
     func run() async -> [Result<IngestReport, IngestFailure>] {
         await withTaskGroup(of: (Int, Result<IngestReport, IngestFailure>).self) { group in
             for (position, source) in sources.enumerated() {
-                let ingest = FeedIngest(source: source, settings: settings, store: store, downloader: downloader,
-                                        progress: progress?.handle(for: source.label))
+                let ingest = FeedIngest(
+                    source: source, settings: settings, store: store, downloader: downloader,
+                    progress: progress?.handle(for: source.label))
                 group.addTask {
                     defer { ingest.progress?.finished() }
                     do throws(IngestFailure) {

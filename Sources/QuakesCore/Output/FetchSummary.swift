@@ -12,7 +12,8 @@ struct FetchSummary {
         var text = ""
         for case let .success(report) in outcomes {
             let label = report.source.label
-            let timing = String(format: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
+            let timing =
+                String(format: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
             guard report.status == .ok else {
                 text += "\(label): not modified (\(timing))\n"
                 continue
@@ -24,7 +25,8 @@ struct FetchSummary {
                 text += "Warning: \(label): skipped \(report.skipped - report.problems.count) more features\n"
             }
             let counts = report.counts
-            text += "\(label): \(report.features) features, \(counts.inserted) new, \(counts.updated) updated, "
+            text +=
+                "\(label): \(report.features) features, \(counts.inserted) new, \(counts.updated) updated, "
                 + "\(counts.unchanged) unchanged, "
                 + (counts.deleted > 0 ? "\(counts.deleted) deleted, " : "")
                 + "\(report.skipped) skipped (\(timing))\n"
@@ -47,10 +49,16 @@ struct FetchSummary {
                     ("unchanged", .integer(counts.unchanged)),
                     ("deleted", .integer(counts.deleted)),
                     ("skipped", .integer(report.skipped)),
-                    ("problems", .array(report.problems.map { problem in
-                        .object([("index", .integer(problem.index)), ("id", .string(problem.id)),
-                                 ("reason", .string(problem.reason))])
-                    })),
+                    (
+                        "problems",
+                        .array(
+                            report.problems.map { problem in
+                                .object([
+                                    ("index", .integer(problem.index)), ("id", .string(problem.id)),
+                                    ("reason", .string(problem.reason)),
+                                ])
+                            })
+                    ),
                     ("url", .string(report.url)),
                     ("bytes", .integer(report.bodyBytes)),
                     ("attempts", .integer(report.attempts)),

@@ -125,7 +125,9 @@ struct GeoJSONListingWriter: ListingWriter {
     }
 
     mutating func begin(sectioned: Bool) {
-        output.write(#"{"type":"FeatureCollection","metadata":{"title":"quakes list","api":"quakes \#(Quakes.version)"},"features":["#)
+        output.write(
+            #"{"type":"FeatureCollection","metadata":{"title":"quakes list","api":"quakes \#(Quakes.version)"},"features":["#
+        )
     }
 
     mutating func beginSection(_ section: QuerySection, shown: Int) {}

@@ -33,7 +33,11 @@ final class ProgressDisplay: Sendable {
         fileprivate let index: Int
 
         func transfer(received: Int64, expected: Int64?) {
-            display.update(index) { $0.received = received; $0.expected = expected; $0.retryingAt = nil }
+            display.update(index) {
+                $0.received = received
+                $0.expected = expected
+                $0.retryingAt = nil
+            }
         }
 
         func stored(_ count: Int) {
@@ -41,7 +45,10 @@ final class ProgressDisplay: Sendable {
         }
 
         func retrying(in seconds: Double) {
-            display.update(index) { $0.retryingAt = .now + .milliseconds(Int64(seconds * 1000)); $0.stored = 0 }
+            display.update(index) {
+                $0.retryingAt = .now + .milliseconds(Int64(seconds * 1000))
+                $0.stored = 0
+            }
         }
 
         func finished() {

@@ -40,7 +40,9 @@ struct TableListingWriter: ListingWriter {
     mutating func beginSection(_ section: QuerySection, shown: Int) {
         if sections > 0 { add(.blank) }
         sections += 1
-        let count = shown == section.count ? "\(shown) \(shown == 1 ? "quake" : "quakes")" : "\(shown) of \(section.count) quakes"
+        let count =
+            shown == section.count
+            ? "\(shown) \(shown == 1 ? "quake" : "quakes")" : "\(shown) of \(section.count) quakes"
         add(.header("\(TerminalText.escaped(section.title)) (\(count))"))
     }
 
@@ -49,9 +51,11 @@ struct TableListingWriter: ListingWriter {
         let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
         let type = TerminalText.escaped(quake.magnitudeType ?? "")
         let depth = quake.depth.map { String(format: "%6.1f km", $0) } ?? "     ? km"
-        add(.row(time: CivilTime.date(local) + " " + CivilTime.clock(local),
-                 magnitude: magnitude + " " + TerminalText.padded(type, to: 5), magnitudeValue: quake.magnitude,
-                 depth: depth, place: TerminalText.escaped(quake.place ?? ""), id: TerminalText.escaped(quake.id)))
+        add(
+            .row(
+                time: CivilTime.date(local) + " " + CivilTime.clock(local),
+                magnitude: magnitude + " " + TerminalText.padded(type, to: 5), magnitudeValue: quake.magnitude,
+                depth: depth, place: TerminalText.escaped(quake.place ?? ""), id: TerminalText.escaped(quake.id)))
     }
 
     mutating func endSection() {}

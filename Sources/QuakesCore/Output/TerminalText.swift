@@ -8,7 +8,8 @@ enum TerminalText {
         var result = ""
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar) {
-                result += scalar.value < 0x100
+                result +=
+                    scalar.value < 0x100
                     ? "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
                     : "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {

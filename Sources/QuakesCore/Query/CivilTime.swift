@@ -23,14 +23,16 @@ enum CivilTime {
         let days = floorDivide(local, millisecondsPerDay)
         let rest = local - days * millisecondsPerDay
         let (year, month, day) = civil(fromDays: days)
-        return Fields(year: year, month: month, day: day, hour: rest / 3_600_000, minute: rest / 60_000 % 60,
-                      second: rest / 1000 % 60, millisecond: rest % 1000)
+        return Fields(
+            year: year, month: month, day: day, hour: rest / 3_600_000, minute: rest / 60_000 % 60,
+            second: rest / 1000 % 60, millisecond: rest % 1000)
     }
 
     /// Milliseconds since 1970 of the given UTC calendar fields.
-    static func milliseconds(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0,
-                             second: Int64 = 0, millisecond: Int64 = 0) -> Int64
-    {
+    static func milliseconds(
+        year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0,
+        second: Int64 = 0, millisecond: Int64 = 0
+    ) -> Int64 {
         days(year: year, month: month, day: day) * millisecondsPerDay + hour * 3_600_000 + minute * 60_000
             + second * 1000 + millisecond
     }
@@ -67,7 +69,8 @@ enum CivilTime {
     /// `2021-07-20T14:23:05.120Z`: ISO 8601 in UTC with milliseconds, as machine formats write times.
     static func iso8601(_ milliseconds: Int64) -> String {
         let time = fields(milliseconds)
-        return "\(date(time))T\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)).\(pad(time.millisecond, 3))Z"
+        return
+            "\(date(time))T\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)).\(pad(time.millisecond, 3))Z"
     }
 
     /// `2021-07-20`.
@@ -80,8 +83,10 @@ enum CivilTime {
         "\(pad(fields.hour, 2)):\(pad(fields.minute, 2)):\(pad(fields.second, 2))"
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December",
+    ]
 
     /// Four-digit years, signed outside 0…9999 as ISO 8601 allows.
     static func year(_ year: Int64) -> String {

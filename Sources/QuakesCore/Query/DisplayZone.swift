@@ -37,11 +37,12 @@ public struct DisplayZone: Sendable, Equatable {
 
     /// The zone's offset from UTC at `milliseconds`, in milliseconds.
     public func offset(at milliseconds: Int64) -> Int64 {
-        let zone: TimeZone? = switch source {
-        case .utc: nil
-        case let .zone(zone, _): zone
-        case let .lookUp(lookUp): lookUp.result.zone
-        }
+        let zone: TimeZone? =
+            switch source {
+            case .utc: nil
+            case let .zone(zone, _): zone
+            case let .lookUp(lookUp): lookUp.result.zone
+            }
         guard let zone else { return 0 }
         return Int64(zone.secondsFromGMT(for: Date(milliseconds: milliseconds))) * 1000
     }
@@ -96,7 +97,8 @@ public struct DisplayZone: Sendable, Equatable {
     func offsetText(at milliseconds: Int64) -> String {
         let minutes = offset(at: milliseconds) / 60_000
         guard minutes != 0 else { return "Z" }
-        return (minutes < 0 ? "-" : "+") + CivilTime.pad(abs(minutes) / 60, 2) + ":" + CivilTime.pad(abs(minutes) % 60, 2)
+        return (minutes < 0 ? "-" : "+") + CivilTime.pad(abs(minutes) / 60, 2) + ":"
+            + CivilTime.pad(abs(minutes) % 60, 2)
     }
 
     /// Units of local calendar time that sections group by.
@@ -129,13 +131,16 @@ public struct DisplayZone: Sendable, Equatable {
     /// Local numbers never go down as time goes on (clocks set back land in the same hour and day),
     /// so a binary search around the UTC estimate finds it.
     func start(of number: Int64, in unit: Unit) -> Int64 {
-        let estimate: Int64 = switch unit {
-        case .hour: number * 3_600_000
-        case .day: number * CivilTime.millisecondsPerDay
-        case .week: (number * 7 - 3) * CivilTime.millisecondsPerDay
-        case .month:
-            CivilTime.milliseconds(year: CivilTime.floorDivide(number, 12), month: number - CivilTime.floorDivide(number, 12) * 12 + 1, day: 1)
-        }
+        let estimate: Int64 =
+            switch unit {
+            case .hour: number * 3_600_000
+            case .day: number * CivilTime.millisecondsPerDay
+            case .week: (number * 7 - 3) * CivilTime.millisecondsPerDay
+            case .month:
+                CivilTime.milliseconds(
+                    year: CivilTime.floorDivide(number, 12), month: number - CivilTime.floorDivide(number, 12) * 12 + 1,
+                    day: 1)
+            }
         // No zone is more than a day and a half from UTC.
         var low = estimate - 2 * CivilTime.millisecondsPerDay
         var high = estimate + 2 * CivilTime.millisecondsPerDay

@@ -43,10 +43,12 @@ final class HistoryReader {
 
     /// The transactions after `token` (exclusive), oldest first, by `author` when given, with their
     /// changes when asked for; `body` returns false to stop.
-    func forEachTransaction(after token: Int64, author: String?, withChanges: Bool,
-                            _ body: (HistoryTransaction) throws -> Bool) throws
-    {
-        let statement = try connection.prepare("""
+    func forEachTransaction(
+        after token: Int64, author: String?, withChanges: Bool,
+        _ body: (HistoryTransaction) throws -> Bool
+    ) throws {
+        let statement = try connection.prepare(
+            """
             SELECT token, timestamp, author, source, inserted, updated, deleted FROM history_transaction
             WHERE token > ?1 AND (?2 IS NULL OR author = ?2) ORDER BY token
             """)
@@ -57,13 +59,15 @@ final class HistoryReader {
             var transaction = HistoryTransaction(
                 token: statement.int64(at: 0) ?? 0, timestamp: statement.int64(at: 1) ?? 0,
                 author: statement.string(at: 2) ?? "", source: statement.string(at: 3),
-                inserted: statement.int(at: 4) ?? 0, updated: statement.int(at: 5) ?? 0, deleted: statement.int(at: 6) ?? 0)
+                inserted: statement.int(at: 4) ?? 0, updated: statement.int(at: 5) ?? 0,
+                deleted: statement.int(at: 6) ?? 0)
             if withChanges {
                 changes.reset()
                 try changes.bind(transaction.token, at: 1)
                 var list: [HistoryChange] = []
                 while try changes.step() {
-                    guard let id = changes.string(at: 0), let kind = changes.string(at: 1).flatMap(HistoryChange.Kind.init)
+                    guard let id = changes.string(at: 0),
+                        let kind = changes.string(at: 1).flatMap(HistoryChange.Kind.init)
                     else { continue }
                     list.append(HistoryChange(id: id, kind: kind))
                 }
@@ -75,7 +79,8 @@ final class HistoryReader {
 
     /// The newest token ever issued, 0 before the first; pruned history does not lower it.
     func lastToken() throws -> Int64 {
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             SELECT max(coalesce((SELECT max(token) FROM history_transaction), 0),
                        coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history_transaction'), 0))
             """)

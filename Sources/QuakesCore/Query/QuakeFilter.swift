@@ -60,16 +60,19 @@ public struct QuakeFilter: Sendable, Equatable {
             if box.minimumLongitude <= box.maximumLongitude {
                 condition.add("longitude BETWEEN ? AND ?", .real(box.minimumLongitude), .real(box.maximumLongitude))
             } else {
-                condition.add("(longitude >= ? OR longitude <= ?)", .real(box.minimumLongitude),
-                              .real(box.maximumLongitude))
+                condition.add(
+                    "(longitude >= ? OR longitude <= ?)", .real(box.minimumLongitude),
+                    .real(box.maximumLongitude))
             }
         }
         if let circle {
             // A latitude band first: a cheap test that spares most rows the trigonometry.
             let degrees = circle.radius / Geodesy.kilometresPerDegreeOfLatitude + 1e-9
-            condition.add("latitude BETWEEN ? AND ?", .real(circle.latitude - degrees), .real(circle.latitude + degrees))
-            condition.add("\(SQLFunctionNames.distance)(latitude, longitude, ?, ?) <= ?", .real(circle.latitude),
-                          .real(circle.longitude), .real(circle.radius))
+            condition.add(
+                "latitude BETWEEN ? AND ?", .real(circle.latitude - degrees), .real(circle.latitude + degrees))
+            condition.add(
+                "\(SQLFunctionNames.distance)(latitude, longitude, ?, ?) <= ?", .real(circle.latitude),
+                .real(circle.longitude), .real(circle.radius))
         }
         if let placeContains {
             condition.add("\(SQLFunctionNames.contains)(place, ?)", .text(TextFolding.fold(placeContains)))
@@ -113,7 +116,8 @@ enum Geodesy {
         let radians = Double.pi / 180
         let dLatitude = (toLatitude - latitude) * radians
         let dLongitude = (toLongitude - longitude) * radians
-        let a = pow(sin(dLatitude / 2), 2)
+        let a =
+            pow(sin(dLatitude / 2), 2)
             + cos(latitude * radians) * cos(toLatitude * radians) * pow(sin(dLongitude / 2), 2)
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }

@@ -46,7 +46,8 @@ final class QueryRunner {
     func sections(_ query: QuakeQuery) throws -> [QuerySection] {
         guard let key = query.section else { return [] }
         let condition = query.filter.condition
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             SELECT \(key.expression) AS section, count(*) FROM quake \(condition.whereClause) GROUP BY section
             """)
         try statement.bind(condition.values)
@@ -54,7 +55,8 @@ final class QueryRunner {
         while try statement.step() {
             let value = SectionValue(statement, at: 0)
             let label = key.label(for: value)
-            sections.append(QuerySection(value: value, id: label.id, title: label.title, count: statement.int(at: 1) ?? 0))
+            sections.append(
+                QuerySection(value: value, id: label.id, title: label.title, count: statement.int(at: 1) ?? 0))
         }
         let ascending = query.sectionsFollowSort ? query.sort.primary.ascending : nil
         return sections.sorted { key.precedes($0.value, $1.value, ascending: ascending) }
@@ -62,9 +64,10 @@ final class QueryRunner {
 
     /// Reads the query's events in output order, calling `body` with each and its section (nil when
     /// unsectioned); `body` returns false to stop. `sections` are those from `sections(_:)`.
-    func forEachQuake(_ query: QuakeQuery, sections: [QuerySection],
-                      _ body: (Quake, QuerySection?) throws -> Bool) throws
-    {
+    func forEachQuake(
+        _ query: QuakeQuery, sections: [QuerySection],
+        _ body: (Quake, QuerySection?) throws -> Bool
+    ) throws {
         var remaining = query.limit ?? Int.max
         guard let key = query.section else {
             try read(query.filter.condition, query.sort, limit: remaining) { quake in try body(quake, nil) }
@@ -92,7 +95,8 @@ final class QueryRunner {
 
     /// The event stored under `id`, or the one that lists `id` among its other ids.
     func quake(withID id: String) throws -> Quake? {
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1
             UNION ALL
             SELECT \(QuakeColumns.list) FROM quake WHERE id = (SELECT id FROM quake_alias WHERE alias = ?1)
@@ -105,7 +109,8 @@ final class QueryRunner {
     /// The query plan SQLite chooses for a listing's statement, for tests and `--explain`.
     func plan(_ query: QuakeQuery) throws -> [String] {
         let condition = query.filter.condition
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             EXPLAIN QUERY PLAN SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(query.sort.orderBy) LIMIT ?
             """)
         try statement.bind(condition.values + [.integer(Int64(query.limit ?? -1))])
@@ -124,11 +129,13 @@ final class QueryRunner {
         return plan
     }
 
-    private func read(_ condition: SQLCondition, _ sort: SortSpec, limit: Int,
-                      _ body: (Quake) throws -> Bool) throws
-    {
+    private func read(
+        _ condition: SQLCondition, _ sort: SortSpec, limit: Int,
+        _ body: (Quake) throws -> Bool
+    ) throws {
         guard limit > 0 else { return }
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(sort.orderBy) LIMIT ?
             """)
         try statement.bind(condition.values + [.integer(limit == Int.max ? -1 : Int64(limit))])

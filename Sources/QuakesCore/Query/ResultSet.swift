@@ -50,22 +50,27 @@ struct ResultSet: Sendable, Equatable {
     func changes(since previous: ResultSet) -> [ResultChange] {
         var deletes: [ResultChange] = []
         for old in previous.entries where positions[old.quake.id] == nil {
-            deletes.append(ResultChange(kind: .delete, quake: old.quake, section: old.section, index: nil,
-                                        oldSection: old.section, oldIndex: old.index))
+            deletes.append(
+                ResultChange(
+                    kind: .delete, quake: old.quake, section: old.section, index: nil,
+                    oldSection: old.section, oldIndex: old.index))
         }
         var inserts: [ResultChange] = []
         var moves: [ResultChange] = []
         var updates: [ResultChange] = []
         for new in entries {
             guard let old = previous.entry(for: new.quake.id) else {
-                inserts.append(ResultChange(kind: .insert, quake: new.quake, section: new.section, index: new.index,
-                                            oldSection: nil, oldIndex: nil))
+                inserts.append(
+                    ResultChange(
+                        kind: .insert, quake: new.quake, section: new.section, index: new.index,
+                        oldSection: nil, oldIndex: nil))
                 continue
             }
             guard old.quake != new.quake else { continue }
             let moved = old.section != new.section || old.index != new.index
-            let change = ResultChange(kind: moved ? .move : .update, quake: new.quake, section: new.section,
-                                      index: new.index, oldSection: old.section, oldIndex: old.index)
+            let change = ResultChange(
+                kind: moved ? .move : .update, quake: new.quake, section: new.section,
+                index: new.index, oldSection: old.section, oldIndex: old.index)
             if moved { moves.append(change) } else { updates.append(change) }
         }
         return deletes + inserts + moves + updates

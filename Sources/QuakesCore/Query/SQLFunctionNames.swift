@@ -27,10 +27,12 @@ enum SQLFunctionNames {
         }
         try connection.createFunction(distance, argumentCount: 4) { arguments in
             guard let latitude = arguments.double(0), let longitude = arguments.double(1),
-                  let toLatitude = arguments.double(2), let toLongitude = arguments.double(3)
+                let toLatitude = arguments.double(2), let toLongitude = arguments.double(3)
             else { return .null }
-            return .real(Geodesy.distance(latitude: latitude, longitude: longitude, toLatitude: toLatitude,
-                                          toLongitude: toLongitude))
+            return .real(
+                Geodesy.distance(
+                    latitude: latitude, longitude: longitude, toLatitude: toLatitude,
+                    toLongitude: toLongitude))
         }
         try connection.createFunction(local, argumentCount: 2) { arguments in
             guard let time = arguments.int64(0), let unit = arguments.int64(1), localUnits.indices.contains(Int(unit))

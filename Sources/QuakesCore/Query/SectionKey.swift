@@ -59,8 +59,9 @@ public enum SectionKey: String, Sendable, CaseIterable {
         case let (.magnitude, .number(band)):
             condition.add("mag >= ? AND mag < ?", .real(Double(band)), .real(Double(band + 1)))
         case let (_, .number(number)):
-            condition.add("time >= ? AND time < ?", .integer(zone.start(of: number, in: unit!)),
-                          .integer(zone.start(of: number + 1, in: unit!)))
+            condition.add(
+                "time >= ? AND time < ?", .integer(zone.start(of: number, in: unit!)),
+                .integer(zone.start(of: number + 1, in: unit!)))
         case let (_, .text(text)):
             condition.add("\(expression) = ?", .text(text))
         }
@@ -106,23 +107,30 @@ public enum SectionKey: String, Sendable, CaseIterable {
         case let (.magnitude, .number(band)): return (String(band), "Magnitude \(band)")
         case let (.hour, .number(hour)):
             let fields = CivilTime.fields(hour * 3_600_000)
-            return (CivilTime.date(fields) + "T" + CivilTime.pad(fields.hour, 2),
-                    longDate(fields) + ", " + CivilTime.pad(fields.hour, 2) + ":00")
+            return (
+                CivilTime.date(fields) + "T" + CivilTime.pad(fields.hour, 2),
+                longDate(fields) + ", " + CivilTime.pad(fields.hour, 2) + ":00"
+            )
         case let (.day, .number(day)):
             let fields = CivilTime.fields(day * CivilTime.millisecondsPerDay)
             return (CivilTime.date(fields), longDate(fields))
         case let (.week, .number(week)):
             let monday = week * 7 - 3
             let thursday = CivilTime.fields((monday + 3) * CivilTime.millisecondsPerDay)
-            let weekNumber = (thursday.day - 1 + CivilTime.days(year: thursday.year, month: thursday.month, day: 1)
-                - CivilTime.days(year: thursday.year, month: 1, day: 1)) / 7 + 1
-            return ("\(CivilTime.year(thursday.year))-W\(CivilTime.pad(weekNumber, 2))",
-                    "Week of " + longDate(CivilTime.fields(monday * CivilTime.millisecondsPerDay)))
+            let weekNumber =
+                (thursday.day - 1 + CivilTime.days(year: thursday.year, month: thursday.month, day: 1)
+                    - CivilTime.days(year: thursday.year, month: 1, day: 1)) / 7 + 1
+            return (
+                "\(CivilTime.year(thursday.year))-W\(CivilTime.pad(weekNumber, 2))",
+                "Week of " + longDate(CivilTime.fields(monday * CivilTime.millisecondsPerDay))
+            )
         case let (.month, .number(month)):
             let year = CivilTime.floorDivide(month, 12)
             let monthOfYear = month - year * 12
-            return ("\(CivilTime.year(year))-\(CivilTime.pad(monthOfYear + 1, 2))",
-                    "\(CivilTime.monthNames[Int(monthOfYear)]) \(year)")
+            return (
+                "\(CivilTime.year(year))-\(CivilTime.pad(monthOfYear + 1, 2))",
+                "\(CivilTime.monthNames[Int(monthOfYear)]) \(year)"
+            )
         case let (.alert, .text(alert)): return (alert, alert.prefix(1).uppercased() + alert.dropFirst() + " alert")
         case let (.network, .text(network)): return (network, "Network \(network.uppercased())")
         case let (_, .text(text)): return (text, text.prefix(1).uppercased() + text.dropFirst())

@@ -52,7 +52,7 @@ public struct SortSpec: Sendable, Equatable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(pieces.count), let key = Key(rawValue: pieces[0].lowercased()),
-                  !terms.contains(where: { $0.key == key })
+                !terms.contains(where: { $0.key == key })
             else { return nil }
             var ascending: Bool?
             if pieces.count == 2 {
@@ -76,7 +76,8 @@ public struct SortSpec: Sendable, Equatable {
     /// keep the default, which lets the magnitude index serve them.
     var orderBy: String {
         var parts = terms.map { term in
-            term.ascending ? "\(term.key.column) ASC" + (term.key == .time ? "" : " NULLS LAST")
+            term.ascending
+                ? "\(term.key.column) ASC" + (term.key == .time ? "" : " NULLS LAST")
                 : "\(term.key.column) DESC"
         }
         if !terms.contains(where: { $0.key == .time }) { parts.append("time DESC") }

@@ -3,14 +3,15 @@ enum TimeExpression {
     /// What `--last` and friends accept, for messages.
     static let durationForm = "a number and a unit s, m, h, d or w, such as 30m, 5h or 1.5d"
     /// What `--since`, `--until` and `--now` accept, for messages.
-    static let momentForm = "YYYY-MM-DD, an ISO 8601 date-time with Z or an offset (2021-07-20T14:23:05Z), or a duration before now such as 5h"
+    static let momentForm =
+        "YYYY-MM-DD, an ISO 8601 date-time with Z or an offset (2021-07-20T14:23:05Z), or a duration before now such as 5h"
 
     /// A duration such as `30m`, `5h`, `1.5d` or `2w`, in milliseconds; nil when malformed or not positive.
     static func duration(_ text: String) -> Int64? {
         guard let unit = text.last, let scale = unitMilliseconds[unit] else { return nil }
         let number = text.dropLast()
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value > 0, value.isFinite
+            let value = Double(number), value > 0, value.isFinite
         else { return nil }
         let milliseconds = (value * Double(scale)).rounded()
         guard milliseconds >= 1, milliseconds < 1e15 else { return nil }
@@ -32,12 +33,12 @@ enum TimeExpression {
     static func dateTime(_ text: String) -> Int64? {
         var reader = TextReader(text)
         guard let year = reader.digits(4), reader.take("-"), let month = reader.digits(2), reader.take("-"),
-              let day = reader.digits(2), (1...12).contains(month), day >= 1,
-              day <= CivilTime.daysInMonth(year: year, month: month)
+            let day = reader.digits(2), (1...12).contains(month), day >= 1,
+            day <= CivilTime.daysInMonth(year: year, month: month)
         else { return nil }
         if reader.isAtEnd { return CivilTime.milliseconds(year: year, month: month, day: day) }
         guard reader.take("T") || reader.take("t") || reader.take(" "),
-              let hour = reader.digits(2), reader.take(":"), let minute = reader.digits(2), hour < 24, minute < 60
+            let hour = reader.digits(2), reader.take(":"), let minute = reader.digits(2), hour < 24, minute < 60
         else { return nil }
         var second: Int64 = 0
         var millisecond: Int64 = 0
@@ -62,8 +63,9 @@ enum TimeExpression {
             return nil  // A local time without a zone would depend on where it is read.
         }
         guard reader.isAtEnd else { return nil }
-        return CivilTime.milliseconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                                      millisecond: millisecond) - offset
+        return CivilTime.milliseconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            millisecond: millisecond) - offset
     }
 }
 
@@ -117,8 +119,8 @@ private struct TextReader {
     }
 }
 
-private extension Character {
-    var asciiDigit: Int64? {
+extension Character {
+    fileprivate var asciiDigit: Int64? {
         guard let value = asciiValue, value >= 48, value <= 57 else { return nil }
         return Int64(value - 48)
     }

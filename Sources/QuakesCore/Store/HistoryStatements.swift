@@ -36,30 +36,36 @@ struct HistoryStatements {
     /// `timestamp`; a transaction that changed nothing is dropped (its token is never reused).
     func finishTransaction(_ token: Int64, timestamp: Int64) throws -> QuakeStore.Commit {
         try run("DELETE FROM history_change WHERE token = ?1 AND existed = 0 AND remains = 0", token)
-        try run("""
+        try run(
+            """
             UPDATE history_change
             SET change = CASE WHEN existed = 0 THEN 'insert' WHEN remains = 0 THEN 'delete' ELSE 'update' END
             WHERE token = ?1
             """, token)
-        let counts = try connection.statement("""
+        let counts = try connection.statement(
+            """
             SELECT count(*) FILTER (WHERE change = 'insert'), count(*) FILTER (WHERE change = 'update'),
                    count(*) FILTER (WHERE change = 'delete')
             FROM history_change WHERE token = ?1
             """)
         try counts.bind(token, at: 1)
         _ = try counts.step()
-        let commit = QuakeStore.Commit(token: token, inserted: counts.int(at: 0) ?? 0, updated: counts.int(at: 1) ?? 0,
-                                       deleted: counts.int(at: 2) ?? 0)
+        let commit = QuakeStore.Commit(
+            token: token, inserted: counts.int(at: 0) ?? 0, updated: counts.int(at: 1) ?? 0,
+            deleted: counts.int(at: 2) ?? 0)
         counts.reset()
         guard commit.inserted + commit.updated + commit.deleted > 0 else {
             try run("DELETE FROM history_transaction WHERE token = ?1", token)
             return QuakeStore.Commit(token: nil)
         }
-        let close = try connection.statement("""
+        let close = try connection.statement(
+            """
             UPDATE history_transaction SET timestamp = ?2, inserted = ?3, updated = ?4, deleted = ?5 WHERE token = ?1
             """)
-        try close.bind([.integer(token), .integer(timestamp), .integer(Int64(commit.inserted)),
-                        .integer(Int64(commit.updated)), .integer(Int64(commit.deleted))])
+        try close.bind([
+            .integer(token), .integer(timestamp), .integer(Int64(commit.inserted)),
+            .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
+        ])
         try close.run()
         return commit
     }
@@ -72,7 +78,8 @@ struct HistoryStatements {
 
     /// Deletes the events older than `cutoff` and their aliases, recording each as a delete.
     func deleteEvents(before cutoff: Int64, token: Int64) throws {
-        try run("""
+        try run(
+            """
             INSERT INTO history_change (token, id, existed, remains) SELECT ?2, id, 1, 0 FROM quake WHERE time < ?1
             """, cutoff, token)
         try run("DELETE FROM quake_alias WHERE id IN (SELECT id FROM quake WHERE time < ?1)", cutoff)
@@ -85,7 +92,9 @@ struct HistoryStatements {
 
     /// Drops the history transactions closed before `cutoff`, and their changes.
     func deleteTransactions(before cutoff: Int64) throws {
-        try run("DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE timestamp < ?1)", cutoff)
+        try run(
+            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE timestamp < ?1)",
+            cutoff)
         try run("DELETE FROM history_transaction WHERE timestamp < ?1", cutoff)
     }
 
@@ -93,10 +102,12 @@ struct HistoryStatements {
 
     /// Saves the validators of a URL, unless they are those already saved.
     func save(_ state: FeedState) throws {
-        if let saved = try feedState(for: state.url), saved.etag == state.etag, saved.lastModified == state.lastModified {
+        if let saved = try feedState(for: state.url), saved.etag == state.etag, saved.lastModified == state.lastModified
+        {
             return
         }
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             INSERT INTO feed_state (url, etag, last_modified, fetched) VALUES (?1, ?2, ?3, ?4)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                 fetched = excluded.fetched
@@ -113,8 +124,9 @@ struct HistoryStatements {
         try statement.bind(url, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return FeedState(url: url, etag: statement.string(at: 0), lastModified: statement.string(at: 1),
-                         fetched: statement.int64(at: 2) ?? 0)
+        return FeedState(
+            url: url, etag: statement.string(at: 0), lastModified: statement.string(at: 1),
+            fetched: statement.int64(at: 2) ?? 0)
     }
 
     // MARK: - Private

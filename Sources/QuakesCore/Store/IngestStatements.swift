@@ -126,7 +126,9 @@ struct IngestStatements {
         try selectAliases.bind(list, at: 1)
         defer { selectAliases.reset() }
         while try selectAliases.step() {
-            if let alias = selectAliases.string(at: 0), let owner = selectAliases.string(at: 1) { known.owners[alias] = owner }
+            if let alias = selectAliases.string(at: 0), let owner = selectAliases.string(at: 1) {
+                known.owners[alias] = owner
+            }
         }
         let owners = Set(known.owners.values).filter { known.rows[$0] == nil }
         if !owners.isEmpty { try readRows(Self.jsonArray(Array(owners)), into: &known) }
@@ -139,9 +141,12 @@ struct IngestStatements {
         defer { selectEvents.reset() }
         while try selectEvents.step() {
             guard let id = selectEvents.string(at: 0) else { continue }
-            known.rows[id] = StoredEvent(id: id, version: Version(updated: selectEvents.int64(at: 1),
-                                                                  feedGenerated: selectEvents.int64(at: 2)),
-                                         ids: selectEvents.string(at: 3))
+            known.rows[id] = StoredEvent(
+                id: id,
+                version: Version(
+                    updated: selectEvents.int64(at: 1),
+                    feedGenerated: selectEvents.int64(at: 2)),
+                ids: selectEvents.string(at: 3))
         }
     }
 
@@ -231,7 +236,8 @@ private struct StoredEvent {
 extension StoredEvent {
     /// The event as `quake` leaves it once written.
     init(_ quake: Quake) {
-        self.init(id: quake.id, version: Version(updated: quake.updated, feedGenerated: quake.feedGenerated), ids: quake.ids)
+        self.init(
+            id: quake.id, version: Version(updated: quake.updated, feedGenerated: quake.feedGenerated), ids: quake.ids)
     }
 }
 

@@ -22,8 +22,9 @@ enum QuakeColumns {
             defer { column += 1 }
             return column
         }
-        var quake = Quake(id: row.string(at: next()) ?? "", time: row.int64(at: next()) ?? 0, longitude: 0,
-                          latitude: 0)
+        var quake = Quake(
+            id: row.string(at: next()) ?? "", time: row.int64(at: next()) ?? 0, longitude: 0,
+            latitude: 0)
         quake.updated = row.int64(at: next())
         quake.magnitude = row.double(at: next())
         quake.magnitudeType = row.string(at: next())
@@ -63,10 +64,12 @@ enum QuakeColumns {
     /// which saves the allocation and copy SQLite would otherwise make for each string. The bindings
     /// stay valid until the arena starts its next row or the statement's bindings are cleared.
     static func bind(_ quake: Quake, to statement: Statement, arena: TextArena) throws(SQLiteError) {
-        arena.startRow(reserving: byteCount(quake.id, quake.magnitudeType, quake.place, quake.eventType,
-                                            quake.status, quake.alert, quake.network, quake.code, quake.ids,
-                                            quake.sources, quake.productTypes, quake.url, quake.detail, quake.title,
-                                            quake.extra))
+        arena.startRow(
+            reserving: byteCount(
+                quake.id, quake.magnitudeType, quake.place, quake.eventType,
+                quake.status, quake.alert, quake.network, quake.code, quake.ids,
+                quake.sources, quake.productTypes, quake.url, quake.detail, quake.title,
+                quake.extra))
         func bind(_ text: String?, at index: Int32) throws(SQLiteError) {
             guard let text else { return try statement.bindNull(at: index) }
             try statement.bind(unownedText: arena.store(text), at: index)

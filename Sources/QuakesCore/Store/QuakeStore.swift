@@ -100,7 +100,8 @@ public actor QuakeStore {
         do {
             let writer = try connection()
             let history = try HistoryStatements(writer)
-            let commit = try activeHistory!.token.map { try history.finishTransaction($0, timestamp: timestamp) }
+            let commit =
+                try activeHistory!.token.map { try history.finishTransaction($0, timestamp: timestamp) }
                 ?? Commit(token: nil)
             if let feedState { try history.save(feedState) }
             try writer.commit()
@@ -138,9 +139,10 @@ public actor QuakeStore {
 
     /// Deletes the events older than `cutoff` (by event time) as one transaction of author `prune`,
     /// and the history transactions older than `historyCutoff`; with `dryRun`, only counts them.
-    public func prune(eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64,
-                      dryRun: Bool) async throws(StoreError) -> PruneResult
-    {
+    public func prune(
+        eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64,
+        dryRun: Bool
+    ) async throws(StoreError) -> PruneResult {
         try await exclusively { writer in
             let history = try HistoryStatements(writer)
             var result = PruneResult()
@@ -171,7 +173,8 @@ public actor QuakeStore {
     }
 
     /// Runs `body` in a transaction of its own, once no ingest holds the connection.
-    private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result {
+    private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result
+    {
         while activeIngest != nil {
             await withCheckedContinuation { ingestWaiters.append($0) }
         }

@@ -22,10 +22,12 @@ enum Blocking {
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let started = pthread_create(&thread, &attributes, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         // Without a thread the process cannot go on; this happens only when it has run out of them.
         precondition(started == 0, "cannot start a thread: \(String(cString: strerror(started)))")
     }

@@ -20,11 +20,12 @@ public struct Environment: Sendable {
     /// SIGINT and SIGTERM, as cancellation.
     public var interruption = Interruption()
 
-    public init(variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
-                standardError: any TextOutput, standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
-                downloader: any Downloader = CurlDownloader(),
-                clock: @escaping @Sendable () -> Int64 = Environment.systemClock)
-    {
+    public init(
+        variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
+        standardError: any TextOutput, standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
+        downloader: any Downloader = CurlDownloader(),
+        clock: @escaping @Sendable () -> Int64 = Environment.systemClock
+    ) {
         self.variables = variables
         self.currentDirectory = currentDirectory
         self.standardOutput = standardOutput
@@ -38,12 +39,13 @@ public struct Environment: Sendable {
     /// The real world of this process, interrupted by its signals through `interruption`.
     public static func current(interruption: Interruption = Interruption()) -> Environment {
         let variables = processVariables()
-        var environment = Environment(variables: variables,
-                           currentDirectory: workingDirectory(),
-                           standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
-                           standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
-                           standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-                           terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
+        var environment = Environment(
+            variables: variables,
+            currentDirectory: workingDirectory(),
+            standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
+            standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
+            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+            terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
         environment.interruption = interruption
         return environment
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuakesCore
 
 /// Large feeds for the tests that need an ingest to last: real features of a fixture, written out
@@ -10,7 +11,8 @@ enum LargeFeed {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
-        try file.write(contentsOf: Data(#"{"type":"FeatureCollection","metadata":{"generated":1700000000000},"features":["#.utf8))
+        try file.write(
+            contentsOf: Data(#"{"type":"FeatureCollection","metadata":{"generated":1700000000000},"features":["#.utf8))
         var text = ""
         for index in 0..<count {
             var quake = templates[index % templates.count]

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuakesCore
 
 /// One in-process run of the tool, with what it wrote.
@@ -9,14 +10,16 @@ struct QuakesRun {
 
     /// Runs `quakes` with `arguments` in a world of the test's: captured output, the given
     /// variables and folder, and a clock at `now` (milliseconds since 1970) when given.
-    static func run(_ arguments: [String], variables: [String: String] = [:], directory: String? = nil,
-                    now: Int64? = nil) async -> QuakesRun
-    {
+    static func run(
+        _ arguments: [String], variables: [String: String] = [:], directory: String? = nil,
+        now: Int64? = nil
+    ) async -> QuakesRun {
         let output = CapturedOutput()
         let errors = CapturedOutput()
-        var environment = Environment(variables: variables,
-                                      currentDirectory: directory ?? FileManager.default.currentDirectoryPath,
-                                      standardOutput: output, standardError: errors)
+        var environment = Environment(
+            variables: variables,
+            currentDirectory: directory ?? FileManager.default.currentDirectoryPath,
+            standardOutput: output, standardError: errors)
         if let now { environment.clock = { now } }
         let status = await Quakes.main(arguments, in: environment)
         return QuakesRun(status: status, standardOutput: output.text, standardError: errors.text)

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuakesCore
 
 /// A database holding several real fixtures, built once for the query tests, and what it should
@@ -35,7 +36,9 @@ actor QueryUniverse {
         for file in files {
             for quake in try ReferenceDecoder.decode(try Fixtures.data(file)).quakes {
                 if let kept = newest[quake.id],
-                   (kept.updated ?? .min, kept.feedGenerated ?? .min) >= (quake.updated ?? .min, quake.feedGenerated ?? .min)
+                    (kept.updated ?? .min, kept.feedGenerated ?? .min) >= (
+                        quake.updated ?? .min, quake.feedGenerated ?? .min
+                    )
                 {
                     continue
                 }
@@ -92,11 +95,13 @@ enum Expected {
             case (nil, _): return .missingLeft
             case (_, nil): return .missingRight
             case let (a?, b?):
-                let foldedA = Array(a.lowercased().utf8), foldedB = Array(b.lowercased().utf8)
+                let foldedA = Array(a.lowercased().utf8)
+                let foldedB = Array(b.lowercased().utf8)
                 if foldedA != foldedB {
                     return .values(foldedA.lexicographicallyPrecedes(foldedB) ? .orderedAscending : .orderedDescending)
                 }
-                let bytesA = Array(a.utf8), bytesB = Array(b.utf8)
+                let bytesA = Array(a.utf8)
+                let bytesB = Array(b.utf8)
                 if bytesA == bytesB { return .values(.orderedSame) }
                 return .values(bytesA.lexicographicallyPrecedes(bytesB) ? .orderedAscending : .orderedDescending)
             }
@@ -108,15 +113,20 @@ enum Expected {
     static func localDate(_ milliseconds: Int64, zone: String) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone)!
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let parts = calendar.dateComponents(
+            [.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 
     /// The great-circle distance in kilometres, by the haversine formula.
-    static func haversine(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    static func haversine(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double)
+        -> Double
+    {
         let r = 6371.0088
-        let p1 = latitude1 * .pi / 180, p2 = latitude2 * .pi / 180
-        let dp = p2 - p1, dl = (longitude2 - longitude1) * .pi / 180
+        let p1 = latitude1 * .pi / 180
+        let p2 = latitude2 * .pi / 180
+        let dp = p2 - p1
+        let dl = (longitude2 - longitude1) * .pi / 180
         let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
         return 2 * r * atan2(h.squareRoot(), (1 - h).squareRoot())
     }

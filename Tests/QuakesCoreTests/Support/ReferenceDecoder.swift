@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import QuakesCore
 
 /// An independent decoder of USGS features: Foundation's JSONDecoder reads the JSON, and this
@@ -89,15 +90,15 @@ enum ReferenceDecoder {
     /// The feature as a quake, or nil when the rules make it unusable.
     static func quake(from feature: Value) -> Quake? {
         guard case let .object(members) = feature,
-              members["type"].map({ $0 == .string("Feature") }) ?? true,
-              case let .string(id)? = members["id"], !id.isEmpty,
-              case let .object(properties)? = members["properties"],
-              case let .number(_, time?)? = properties["time"], abs(time) <= 9_000_000_000_000_000,
-              case let .object(geometry)? = members["geometry"],
-              geometry["type"] == .string("Point"),
-              case let .array(coordinates)? = geometry["coordinates"], coordinates.count >= 2,
-              case let .number(longitude, _) = coordinates[0], (-180...180).contains(longitude),
-              case let .number(latitude, _) = coordinates[1], (-90...90).contains(latitude)
+            members["type"].map({ $0 == .string("Feature") }) ?? true,
+            case let .string(id)? = members["id"], !id.isEmpty,
+            case let .object(properties)? = members["properties"],
+            case let .number(_, time?)? = properties["time"], abs(time) <= 9_000_000_000_000_000,
+            case let .object(geometry)? = members["geometry"],
+            geometry["type"] == .string("Point"),
+            case let .array(coordinates)? = geometry["coordinates"], coordinates.count >= 2,
+            case let .number(longitude, _) = coordinates[0], (-180...180).contains(longitude),
+            case let .number(latitude, _) = coordinates[1], (-90...90).contains(latitude)
         else { return nil }
         var quake = Quake(id: id, time: time, longitude: longitude, latitude: latitude)
         if coordinates.count > 2 {
@@ -112,21 +113,27 @@ enum ReferenceDecoder {
             switch properties[key] {
             case nil, .null?: return nil
             case let .number(value, _)? where value.isFinite: return value
-            case let other?: extra[key] = other; return nil
+            case let other?:
+                extra[key] = other
+                return nil
             }
         }
         func integer(_ key: String) -> Int64? {
             switch properties[key] {
             case nil, .null?: return nil
             case let .number(_, value?)?: return value
-            case let other?: extra[key] = other; return nil
+            case let other?:
+                extra[key] = other
+                return nil
             }
         }
         func text(_ key: String) -> String? {
             switch properties[key] {
             case nil, .null?: return nil
             case let .string(value)?: return value
-            case let other?: extra[key] = other; return nil
+            case let other?:
+                extra[key] = other
+                return nil
             }
         }
         quake.updated = integer("updated")
@@ -154,13 +161,16 @@ enum ReferenceDecoder {
         quake.detail = text("detail")
         quake.title = text("title")
         quake.timeZoneOffset = integer("tz").map(Int.init)
-        let known: Set = ["mag", "place", "time", "updated", "tz", "url", "detail", "felt", "cdi", "mmi", "alert",
-                          "status", "tsunami", "sig", "net", "code", "ids", "sources", "types", "nst", "dmin", "rms",
-                          "gap", "magType", "type", "title"]
+        let known: Set = [
+            "mag", "place", "time", "updated", "tz", "url", "detail", "felt", "cdi", "mmi", "alert",
+            "status", "tsunami", "sig", "net", "code", "ids", "sources", "types", "nst", "dmin", "rms",
+            "gap", "magType", "type", "title",
+        ]
         for (key, value) in properties where !known.contains(key) { extra[key] = value }
         if !extra.isEmpty {
-            let data = try? JSONSerialization.data(withJSONObject: Value.object(extra).foundationObject,
-                                                    options: [.sortedKeys])
+            let data = try? JSONSerialization.data(
+                withJSONObject: Value.object(extra).foundationObject,
+                options: [.sortedKeys])
             quake.extra = data.map { String(decoding: $0, as: UTF8.self) }
         }
         return quake
@@ -173,7 +183,7 @@ extension Quake {
     var normalized: Quake {
         var copy = self
         if let extra, let object = try? JSONSerialization.jsonObject(with: Data(extra.utf8)),
-           let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         {
             copy.extra = String(decoding: data, as: UTF8.self)
         }

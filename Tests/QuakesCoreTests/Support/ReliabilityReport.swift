@@ -8,7 +8,8 @@ enum ReliabilityReport {
 
     static func record(_ group: String, _ name: String, runs: Int = 1, _ outcome: String) {
         guard let path else { return }
-        let line = [group, name, String(runs), outcome]
+        let line =
+            [group, name, String(runs), outcome]
             .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
             .joined(separator: "\t") + "\n"
         // One write of a short line to a file opened for appending lands whole, whatever else runs.
