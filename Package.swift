@@ -10,6 +10,8 @@ let package = Package(
         // libcurl, opened with dlopen on first use (see Sources/CCurl/include/ccurl.h), with
         // typed wrappers of its variadic functions.
         .target(name: "CCurl"),
+        // zlib's gzip decoder, opened with dlopen on first use, for gzipped files and standard input.
+        .target(name: "CZlib"),
         // SQLite, from Debian's libsqlite3-dev, through a commented shim header.
         .systemLibrary(
             name: "CSQLite",
@@ -21,7 +23,7 @@ let package = Package(
         // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
         .target(name: "Locking"),
         // The tool: model, feed decoding, download, store, queries and commands.
-        .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl", "Locking"]),
+        .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl", "CZlib", "Locking"]),
         // A few lines that hand the process to QuakesCore.
         .executableTarget(name: "quakes", dependencies: ["QuakesCore"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.

@@ -14,6 +14,11 @@ public final class Connection {
         case readWrite
         /// The file is created when missing.
         case readWriteCreate
+        /// The file must exist and is read as a file that nothing changes: no locks are taken and no
+        /// `-wal`, `-shm` or journal file is opened or created beside it (the `immutable` URI
+        /// parameter). For a quick look at a file that may not be a database of ours at all; a
+        /// writer at work in another process is not seen, and may change the file under the reader.
+        case immutable
     }
 
     /// Transaction kinds of `BEGIN`; see https://sqlite.org/lang_transaction.html.
@@ -38,9 +43,11 @@ public final class Connection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
+        let name = mode == .immutable ? Self.immutableURI(path) : path
         var opened: OpaquePointer?
-        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        let result = sqlite3_open_v2(name, &opened, flags, nil)
         guard result == SQLITE_OK, let opened else {
             let error = SQLiteError(resultCode: result, handle: opened)
             sqlite3_close_v2(opened)
@@ -48,6 +55,20 @@ public final class Connection {
         }
         handle = opened
         self.path = path
+    }
+
+    /// `file:PATH?immutable=1`, the path percent-encoded as SQLite's URI rules require.
+    private static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0..<0x20, 0x7F...:
+                uri += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+            default:
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     deinit {
@@ -147,6 +168,31 @@ public final class Connection {
     /// Sets `PRAGMA user_version`; pragmas take no parameters, so the integer is formatted in.
     public func setUserVersion(_ version: Int32) throws(SQLiteError) {
         try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// The number an application writes into the file header to say the file is its own (`PRAGMA
+    /// application_id`); 0 when none was set.
+    public func applicationID() throws(SQLiteError) -> Int32 {
+        let statement = try prepare("PRAGMA application_id")
+        _ = try statement.step()
+        return Int32(truncatingIfNeeded: statement.int64(at: 0) ?? 0)
+    }
+
+    /// Sets `PRAGMA application_id`; like `user_version`, it takes part in the transaction.
+    public func setApplicationID(_ id: Int32) throws(SQLiteError) {
+        try execute("PRAGMA application_id = \(id)")
+    }
+
+    /// Keeps the `-wal` and `-shm` files when the last connection closes, instead of deleting them
+    /// (wraps `sqlite3_file_control` with `SQLITE_FCNTL_PERSIST_WAL`).
+    ///
+    /// SQLite creates them with the database file's permissions and owner, so users who may read
+    /// the database but not write its folder can still open it: a reader of a WAL database needs
+    /// both files, and cannot create them there.
+    public func keepWALFiles() throws(SQLiteError) {
+        var on: Int32 = 1
+        let result = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
     }
 
     /// Runs a pragma that returns a single value, such as `journal_mode`, and returns it as text.

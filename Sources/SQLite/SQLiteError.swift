@@ -50,6 +50,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// True when a read-only connection or file was asked to write (`SQLITE_READONLY`).
+    public var isReadOnly: Bool { code == SQLITE_READONLY }
+
     /// True when another connection holds a lock that outlasted the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 }

@@ -110,8 +110,9 @@ import Testing
                 ARGUMENTS:
                   <source>                A USGS summary feed name
                                           ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}),
-                                          an http, https or file URL, or the path of a GeoJSON
-                                          file. (default: all_day)
+                                          an http, https or file URL, the path of a GeoJSON file
+                                          (gzipped or not), or - for standard input. (default:
+                                          all_day)
 
                 OPTIONS:
                   --db <path>             The database file; missing folders are created.
@@ -124,13 +125,18 @@ import Testing
                                           M and G suffixes count in 1024s. (default: 1G)
                   --retries <n>           How many times to retry a timeout, a dropped
                                           connection, HTTP 429 or 5xx. (default: 3)
+                  --cacert <file>         Trust the certificate authorities in FILE (PEM) for
+                                          https, instead of the system's. (default:
+                                          $CURL_CA_BUNDLE, else $SSL_CERT_FILE and
+                                          $SSL_CERT_DIR, else the system's)
                   --force                 Download even what the server says has not changed (no
                                           conditional request).
                   --wait <seconds>        How long to wait for another quakes process writing
                                           the database. (default: 0)
                   --author <name>         The author recorded in the history. (default: fetch)
-                  --format <format>       The summary's format: text (on standard error) or json
-                                          (on standard output). (default: text)
+                  --format <format>       The summary's format: table (also text; lines on
+                                          standard error) or json (one object on standard
+                                          output). (default: table)
                   -q, --quiet             Print nothing on success (for cron).
                   -h, --help              Show help information.
 
@@ -204,7 +210,7 @@ import Testing
             "quakes fetch", "quakes fetch"
         ),
         (
-            ["fetch", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected text or json",
+            ["fetch", "--format", "xml"], "The value 'xml' is invalid for '--format <format>': expected table or json",
             "quakes fetch", "quakes fetch"
         ),
         (
@@ -265,21 +271,45 @@ import Testing
         #expect(try FeedSource("file:///tmp/x.json", currentDirectory: "/").localPath == nil)
     }
 
-    @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() {
-        func path(_ option: String?, _ variables: [String: String]) -> String {
-            let environment = Environment(
+    @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() throws {
+        func path(_ option: String?, _ variables: [String: String], account: String? = "/home/account") throws(UsageError)
+            -> String
+        {
+            var environment = Environment(
                 variables: variables, currentDirectory: "/work",
                 standardOutput: CapturedOutput(), standardError: CapturedOutput())
-            return DatabaseLocation.path(option: option, in: environment)
+            environment.accountHome = { account }
+            return try DatabaseLocation.path(option: option, in: environment)
         }
         let all = ["QUAKES_DB": "/env/q.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
-        #expect(path("mine.sqlite", all) == "/work/mine.sqlite")
-        #expect(path(nil, all) == "/env/q.sqlite")
-        #expect(path(nil, ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]) == "/xdg/quakes/quakes.sqlite")
+        #expect(try path("mine.sqlite", all) == "/work/mine.sqlite")
+        #expect(try path(nil, all) == "/env/q.sqlite")
+        #expect(try path(nil, ["XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]) == "/xdg/quakes/quakes.sqlite")
         #expect(
-            path(nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]) == "/home/me/.local/share/quakes/quakes.sqlite"
-        )
-        #expect(path(nil, ["HOME": "/home/me", "QUAKES_DB": ""]) == "/home/me/.local/share/quakes/quakes.sqlite")
+            try path(nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/me"])
+                == "/home/me/.local/share/quakes/quakes.sqlite")
+        // A system unit without User= has no HOME: the account's home from the password database.
+        #expect(try path(nil, [:]) == "/home/account/.local/share/quakes/quakes.sqlite")
+        #expect(try path(nil, ["HOME": ""]) == "/home/account/.local/share/quakes/quakes.sqlite")
+        #expect(throws: UsageError.self) { try path(nil, [:], account: nil) }
+        // An unset variable in a script is a mistake, never the user's real database.
+        #expect(throws: UsageError.self) { try path(nil, ["HOME": "/home/me", "QUAKES_DB": ""]) }
+    }
+
+    @Test func anEmptyDatabaseOptionOrVariableIsAUsageError() async throws {
+        let folder = try TemporaryDirectory()
+        let home = ["HOME": folder.path]
+        for (arguments, variables) in [
+            (["count", "--db", ""], home), (["count", "--db="], home), (["fetch", "--db", "", Fixtures.path(Fixtures.alerts)], home),
+            (["count"], home.merging(["QUAKES_DB": ""]) { $1 }),
+            (["fetch", Fixtures.path(Fixtures.alerts)], home.merging(["QUAKES_DB": ""]) { $1 }),
+        ] {
+            let run = await QuakesRun.run(arguments, variables: variables)
+            #expect(run.status == .usage, "\(arguments) \(variables)")
+            #expect(run.standardError.hasPrefix("Error: "), "\(run.standardError)")
+        }
+        // Nothing was written into the default database.
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".local/share/quakes/quakes.sqlite")))
     }
 
     @Test func missingFoldersOfTheDatabaseAreCreated() async throws {

@@ -76,7 +76,10 @@ import Testing
                 "3098 features, 3098 new, 0 updated, 0 unchanged, 0 skipped (\(seconds(first.standardError)) s)\n"))
         // 1937 shared ids: 167 with a newer `updated`, 35 with the same `updated` but a newer place name
         // (from the later feed), 1735 the same; and 3 events re-identified under a new id.
-        #expect(second.standardError.contains("3280 features, 1340 new, 205 updated, 1735 unchanged, 0 skipped"))
+        // New, updated and deleted count event ids as the history does: a re-identified event is a new
+        // id and a deleted (merged) one.
+        #expect(
+            second.standardError.contains("3280 features, 1343 new, 202 updated, 1735 unchanged, 3 deleted, 0 skipped"))
 
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: backward)
         let older = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: backward)
@@ -84,15 +87,13 @@ import Testing
 
         let forwardRows = try storedQuakes(forward)
         #expect(forwardRows.count == 4438)
-        // The event data is the same; `generated` says which feed each version was first seen in.
-        let withoutFeedTimes = { (rows: [Quake]) in
-            rows.map {
-                var row = $0
-                row.feedGenerated = nil
-                return row
-            }
-        }
-        #expect(withoutFeedTimes(forwardRows) == withoutFeedTimes(try storedQuakes(backward)))
+        // Every row the same, `generated` too: the newest feed that carried each stored version.
+        #expect(forwardRows == (try storedQuakes(backward)))
+        #expect(
+            try DatabaseContent(path: forward, tables: DatabaseContent.orderIndependentTables)
+                == DatabaseContent(path: backward, tables: DatabaseContent.orderIndependentTables))
+        let unchanged = try #require(forwardRows.first { $0.id == "hv72593897" })
+        #expect(unchanged.feedGenerated == 1_626_986_384_000)
 
         // ci39747095: 1.08 automatic, then 1.09 reviewed.
         let updated = try #require(forwardRows.first { $0.id == "ci39747095" })
@@ -127,10 +128,10 @@ import Testing
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
-        let before = try DatabaseState(path: database)
+        let before = try DatabaseContent.exceptFeedState(database)
         let again = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
         #expect(again.standardError.contains("3280 features, 0 new, 0 updated, 3280 unchanged, 0 skipped"))
-        #expect(try DatabaseState(path: database) == before)
+        #expect(try DatabaseContent.exceptFeedState(database) == before)
     }
 
     @Test func onlyEventsThatChangedAreUpdated() async throws {
@@ -210,12 +211,41 @@ import Testing
     @Test func skippedFeaturesBeyondTheFirstFewAreCounted() async throws {
         let folder = try TemporaryDirectory()
         let bad = (0..<12).map { #"{"type":"Feature","properties":{},"id":"x\#($0)"}"# }
+        let good = #"{"type":"Feature","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]},"id":"g"}"#
         let path = try folder.write(
-            "bad.geojson", #"{"type":"FeatureCollection","features":[\#(bad.joined(separator: ","))]}"#)
+            "bad.geojson", #"{"type":"FeatureCollection","features":[\#((bad + [good]).joined(separator: ","))]}"#)
         let run = await QuakesRun.fetch([path], database: folder.file("q.sqlite"))
+        #expect(run.status == .success)
         #expect(run.standardError.components(separatedBy: "skipped feature").count - 1 == 5)
         #expect(run.standardError.contains("Warning: \(path): skipped 7 more features\n"))
-        #expect(run.standardError.contains("12 features, 0 new, 0 updated, 0 unchanged, 12 skipped"))
+        #expect(run.standardError.contains("13 features, 1 new, 0 updated, 0 unchanged, 12 skipped"))
+    }
+
+    @Test func aDocumentOfWhichNothingCouldBeStoredFailsEvenQuietly() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        let before = try DatabaseContent(path: database)
+        let bad = (0..<8).map { #"{"type":"Feature","properties":{"time":"soon"},"id":"x\#($0)"}"# }
+        let path = try folder.write(
+            "bad.geojson", #"{"type":"FeatureCollection","features":[\#(bad.joined(separator: ","))]}"#)
+        for options in [[], ["--quiet"], ["--format", "json"]] {
+            let run = await QuakesRun.fetch([path], database: database, options)
+            #expect(run.status == .dataError, "\(options)")
+            #expect(
+                run.standardError.hasPrefix(
+                    "Error: \(path): none of its 8 features could be stored (feature 0 (x0): properties.time is not a number; …)"),
+                "\(run.standardError)")
+            // Nothing stored, not even when the source was read.
+            #expect(try DatabaseContent(path: database) == before)
+        }
+        let json = await QuakesRun.fetch([path], database: database, ["--format", "json"])
+        #expect(json.standardOutput.contains(#""status":"error""#))
+        #expect(json.standardOutput.contains(#""exitCode":65"#))
+        // An empty feed is still a success.
+        let empty = await QuakesRun.fetch([Fixtures.path(Fixtures.emptyFeed)], database: database, ["--quiet"])
+        #expect(empty.status == .success)
+        #expect(empty.standardError.isEmpty)
     }
 
     private func seconds(_ summary: String) -> String {

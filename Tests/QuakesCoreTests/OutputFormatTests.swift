@@ -46,7 +46,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(sectioned.standardOutput.utf8)) as? [[String: Any]])
         #expect(
             sections.map { Set($0.keys) }
-                == Array(repeating: ["id", "title", "count", "quakes"], count: sections.count))
+                == Array(repeating: ["id", "title", "count", "zone", "quakes"], count: sections.count))
         #expect(sections.reduce(0) { $0 + ($1["count"] as! Int) } == 18)
         let geojson = await QuakesRun.run(["list", "--db", database, "--format", "geojson"])
         let collection = try #require(
@@ -67,17 +67,17 @@ import Testing
         let (folder, database) = try await significant()
         _ = folder
         let run = await QuakesRun.run([
-            "list", "--db", database, "--format", "csv", "--section", "alert", "--alert", "red",
+            "list", "--db", database, "--format", "csv", "--section", "alert", "--alert", "red", "--utc",
         ])
         #expect(
             run.standardOutput == """
                 section,id,mag,place,time,updated,tz,url,detail,felt,cdi,mmi,alert,status,tsunami,sig,net,code,ids,sources,types,\
-                nst,dmin,rms,gap,magType,type,title,longitude,latitude,depth\r
+                nst,dmin,rms,gap,magType,type,title,longitude,latitude,depth,zone\r
                 red,us6000len8,6.3,western Afghanistan,2023-10-11T00:41:56.160Z,2023-10-11T19:57:32.893Z,,\
                 https://earthquake.usgs.gov/earthquakes/eventpage/us6000len8,\
                 https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/us6000len8.geojson,49,6,7.857,red,reviewed,0,2029,us,\
                 6000len8,",us6000len8,",",us,",",dyfi,general-text,ground-failure,losspager,moment-tensor,origin,phase-data,\
-                shakemap,",412,5.775,0.72,21,mww,earthquake,M 6.3 - western Afghanistan,62.0449,34.5565,9\r
+                shakemap,",412,5.775,0.72,21,mww,earthquake,M 6.3 - western Afghanistan,62.0449,34.5565,9,UTC\r
 
                 """)
         #expect(QuakeFormats.csvQuoted(#"say "hi", then"#) == #""say ""hi"", then""#)

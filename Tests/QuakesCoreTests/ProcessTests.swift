@@ -5,29 +5,6 @@ import Testing
 
 @testable import QuakesCore
 
-/// Every row of every table of a database, to compare what it holds after a process died.
-struct DatabaseContent: Equatable {
-    var tables: [String: [[String]]]
-
-    init(path: String) throws {
-        let connection = try Connection(path: path, mode: .readOnly)
-        tables = [:]
-        for table in ["quake", "quake_alias", "history_transaction", "history_change", "feed_state"] {
-            let statement = try connection.prepare("SELECT * FROM \(table) ORDER BY 1, 2")
-            var rows: [[String]] = []
-            while try statement.step() {
-                rows.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" })
-            }
-            tables[table] = rows
-        }
-    }
-
-    /// `PRAGMA integrity_check`: "ok" when the file is sound.
-    static func integrity(of path: String) throws -> String? {
-        try Connection(path: path, mode: .readOnly).pragma("integrity_check")
-    }
-}
-
 /// The built binary under signals, `kill -9` and a second writer, as cron would run it.
 @Suite(.serialized) struct ProcessTests {
     /// How many features `bigFeed` has: enough for the debug binary to spend a few seconds storing

@@ -72,7 +72,8 @@ import Testing
                 inserts.append(["insert", entry.0, entry.1, String(entry.2), "-"])
                 continue
             }
-            guard previous.3 != entry.3 else { continue }
+            // A later feed carrying the same version moves only `generated`, which is no change.
+            guard previous.3.withoutFeedTime != entry.3.withoutFeedTime else { continue }
             let moved = previous.1 != entry.1 || previous.2 != entry.2
             (moved ? { moves.append($0) } : { updates.append($0) })(
                 [moved ? "move" : "update", entry.0, entry.1, String(entry.2), String(previous.2)])

@@ -153,22 +153,45 @@ import Testing
 }
 
 @Suite struct MigratorTests {
-    let migrator = Migrator(migrations: [
-        "CREATE TABLE a (x INTEGER)",
-        "CREATE TABLE b (y INTEGER)",
-    ])
+    let migrator = Migrator(
+        applicationID: 0x5445_5354,
+        migrations: [
+            "CREATE TABLE a (x INTEGER)",
+            "CREATE TABLE b (y INTEGER)",
+        ])
 
-    @Test func appliesEveryMigrationOnceAndRecordsTheVersion() throws {
+    @Test func appliesEveryMigrationOnceAndRecordsTheVersionAndTheMark() throws {
         let db = try Connection(path: ":memory:")
+        #expect(try db.applicationID() == 0)
         #expect(try migrator.migrate(db) == 0)
         #expect(try db.userVersion() == 2)
+        #expect(try db.applicationID() == 0x5445_5354)
         #expect(try migrator.migrate(db) == 2)  // Nothing left to do.
         try db.execute("INSERT INTO a VALUES (1); INSERT INTO b VALUES (2)")
     }
 
+    @Test func aSwiftStepRunsInTheSameTransactionAsItsSQL() throws {
+        let db = try Connection(path: ":memory:")
+        let withStep = Migrator(
+            applicationID: 1,
+            migrations: [
+                .init("CREATE TABLE a (x INTEGER)") { connection in try connection.execute("INSERT INTO a VALUES (7)") },
+                .init("CREATE TABLE b (y INTEGER)") { _ in throw SQLiteError(code: 1, message: "the step failed") },
+            ])
+        #expect(throws: SQLiteError.self) { try withStep.migrate(db) }
+        #expect(try db.userVersion() == 0)
+        #expect(try db.applicationID() == 0)
+        #expect(try db.tableColumns().isEmpty)
+    }
+
+    @Test func theTablesOfAVersionAreReadFromItsMigrations() throws {
+        #expect(try migrator.tables(atVersion: 1) == ["a": ["x"]])
+        #expect(try migrator.tables(atVersion: 2) == ["a": ["x"], "b": ["y"]])
+    }
+
     @Test func appliesOnlyTheMigrationsAFileLacks() throws {
         let db = try Connection(path: ":memory:")
-        try Migrator(migrations: ["CREATE TABLE a (x INTEGER)"]).migrate(db)
+        try Migrator(applicationID: 0x5445_5354, migrations: ["CREATE TABLE a (x INTEGER)"]).migrate(db)
         try db.execute("INSERT INTO a VALUES (42)")
         #expect(try migrator.migrate(db) == 1)
         let statement = try db.prepare("SELECT x FROM a")
@@ -189,7 +212,7 @@ import Testing
 
     @Test func aFailingMigrationLeavesTheFileAsItWas() throws {
         let db = try Connection(path: ":memory:")
-        let broken = Migrator(migrations: ["CREATE TABLE a (x INTEGER)", "CREATE TABLE oops ("])
+        let broken = Migrator(applicationID: 1, migrations: ["CREATE TABLE a (x INTEGER)", "CREATE TABLE oops ("])
         #expect(throws: SQLiteError.self) { try broken.migrate(db) }
         #expect(try db.userVersion() == 0)
         #expect(throws: SQLiteError.self) { try db.execute("SELECT * FROM a") }

@@ -9,4 +9,19 @@ protocol Command: Sendable {
     init(_ arguments: ParsedArguments) throws(UsageError)
     /// Does the work; returns how the process should end when that is not simply success or an error.
     func run(in environment: Environment) async throws -> ExitStatus
+    /// What to write on standard output when the command fails as a whole with `error`, given the
+    /// words it was called with (it may not have parsed them): for commands whose machine output a
+    /// script must always be able to read. Nil by default.
+    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String?
+}
+
+extension Command {
+    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+        nil
+    }
+
+    /// The word that runs the command: `fetch`.
+    static var name: String {
+        help.commandName.split(separator: " ").last.map(String.init) ?? ""
+    }
 }

@@ -13,16 +13,23 @@ public struct CommandHelp: Sendable {
         public var help: String
         /// The default, as shown in help: `(default: 60)`.
         public var defaultValue: String?
+        /// The words a value is made of (`table`, `json`…; sort keys), for shell completion and for
+        /// the "did you mean" of a mistyped value.
+        public var choices: [String]
+        /// True when the value is a file path, which shells complete from the file system.
+        public var takesPath: Bool
 
         public init(
             _ name: String, short: Character? = nil, value: String? = nil, help: String,
-            default defaultValue: String? = nil
+            default defaultValue: String? = nil, choices: [String] = [], takesPath: Bool = false
         ) {
             self.name = name
             self.short = short
             self.value = value
             self.help = help
             self.defaultValue = defaultValue
+            self.choices = choices
+            self.takesPath = takesPath
         }
 
         /// How the option appears in messages and help: `--timeout <seconds>`.
@@ -38,16 +45,22 @@ public struct CommandHelp: Sendable {
         public var isRepeating: Bool
         public var isOptional: Bool
         public var defaultValue: String?
+        /// Words the argument may be, for shell completion.
+        public var choices: [String]
+        /// True when it may be a file path.
+        public var takesPath: Bool
 
         public init(
             _ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
-            default defaultValue: String? = nil
+            default defaultValue: String? = nil, choices: [String] = [], takesPath: Bool = false
         ) {
             self.name = name
             self.help = help
             self.isRepeating = isRepeating
             self.isOptional = isOptional
             self.defaultValue = defaultValue
+            self.choices = choices
+            self.takesPath = takesPath
         }
     }
 

@@ -1,18 +1,79 @@
-/// Options several commands share.
+/// Options several commands share, and how they are read.
 enum CommonOptions {
-    static let utc = CommandHelp.Option("utc", help: "Show times and local sections in UTC instead of the TZ zone.")
+    static let utc = CommandHelp.Option(
+        "utc", help: "Read and show calendar times (dates, days, tables) in UTC instead of the TZ zone.")
 
     static let section = CommandHelp.Option(
         "section", value: "key",
-        help: "Divide into sections by day or magnitude (also hour, week, month, type, network, alert).")
+        help: "Divide into sections by day or magnitude (also hour, week, month, type, network, alert).",
+        choices: SectionKey.allCases.map(\.rawValue))
+
+    static let color = CommandHelp.Option(
+        "color", value: "when",
+        help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.",
+        default: "auto", choices: ColorChoice.allCases.map(\.rawValue))
+
+    static let limitPerSection = CommandHelp.Option(
+        "limit-per-section", value: "n", help: "At most N events in each section, the first in output order.")
+
+    /// `--format`, whose choices are `Format`'s cases; `table` is also accepted as `text` where a
+    /// command called it that first.
+    static func format<Format: RawRepresentable & CaseIterable>(
+        _: Format.Type, help: String, default defaultValue: Format
+    ) -> CommandHelp.Option where Format.RawValue == String {
+        CommandHelp.Option(
+            "format", value: "format", help: help, default: defaultValue.rawValue,
+            choices: Format.allCases.map(\.rawValue))
+    }
+
+    /// Reads `--format`; `text` means `table`.
+    static func format<Format: RawRepresentable & CaseIterable>(
+        _ arguments: ParsedArguments, default defaultValue: Format
+    ) throws(UsageError) -> Format where Format.RawValue == String {
+        let names = Format.allCases.map(\.rawValue)
+        let expected = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        return try arguments.value("format", expected: expected) { text in
+            let name = text.lowercased()
+            return Format(rawValue: name == "text" ? "table" : name)
+        } ?? defaultValue
+    }
 
     /// `--section`, read.
     static func section(_ arguments: ParsedArguments) throws(UsageError) -> SectionKey? {
         try arguments.value("section", expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }
     }
 
-    /// The zone to show times in: UTC with `--utc`, else `TZ`'s.
-    static func zone(_ arguments: ParsedArguments, in environment: Environment) -> DisplayZone {
-        arguments.flag("utc") ? .utc : environment.displayZone
+    /// `--limit` and `--limit-per-section`, read.
+    static func limit(_ name: String, _ arguments: ParsedArguments) throws(UsageError) -> Int? {
+        try arguments.value(name, expected: "a whole number of events, 0 or more") { text in
+            Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        }
+    }
+
+    /// When to colour output.
+    enum ColorChoice: String, Sendable, CaseIterable {
+        case auto, always, never
+
+        /// Reads `--color`.
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            self = try arguments.value("color", expected: "auto, always or never") { ColorChoice(rawValue: $0.lowercased()) }
+                ?? .auto
+        }
+
+        /// True when output is coloured: always, never, or, for `auto`, when the environment allows.
+        func usesColour(in environment: Environment) -> Bool {
+            switch self {
+            case .always: true
+            case .never: false
+            case .auto: environment.usesColour
+            }
+        }
+    }
+}
+
+extension Environment {
+    /// The zone calendar times are read and shown in: UTC with `--utc`, else `TZ`'s (the system's).
+    func zone(utc: Bool) -> DisplayZone {
+        utc ? .utc : displayZone
     }
 }

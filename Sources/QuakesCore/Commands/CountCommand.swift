@@ -9,62 +9,66 @@ struct CountCommand: Command {
             """,
         options: [DatabaseLocation.option] + FilterOptions.options + [
             CommonOptions.section,
-            .init("format", value: "format", help: "text, json or csv.", default: "text"),
+            CommonOptions.format(Format.self, help: "table (also text), json or csv.", default: .table),
             CommonOptions.utc,
         ])
 
-    enum Format: String, Sendable {
-        case text, json, csv
+    enum Format: String, Sendable, CaseIterable {
+        case table, json, csv
     }
 
-    var arguments: ParsedArguments
+    var database: String?
     var filters: FilterOptions
     var section: SectionKey?
     var format: Format
+    var utc: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        self.arguments = arguments
+        database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments)
         section = try CommonOptions.section(arguments)
-        format = try arguments.value("format", expected: "text, json or csv") { Format(rawValue: $0) } ?? .text
+        format = try CommonOptions.format(arguments, default: .table)
+        utc = arguments.flag("utc")
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
         var query = QuakeQuery()
-        query.filter = try filters.filter(in: environment)
+        query.zone = environment.zone(utc: utc)
+        query.filter = try filters.filter(in: environment, zone: query.zone)
         query.section = section
-        query.zone = CommonOptions.zone(arguments, in: environment)
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        let path = try DatabaseLocation.path(option: database, in: environment)
         let format = format
         let text = try await Blocking.run { [query] in
             try QueryRunner.reading(path, zone: query.zone) { runner in
                 guard query.section != nil else { return String(try runner.count(query.filter)) + "\n" }
-                return Self.render(try runner.sections(query), as: format)
+                return Self.render(try runner.sections(query), zone: query.zone, as: format)
             }
         }
         environment.standardOutput.write(text)
         return .success
     }
 
-    /// Sections as aligned `id  title  count` lines, a JSON array, or CSV rows.
-    static func render(_ sections: [QuerySection], as format: Format) -> String {
+    /// Sections as aligned `id  title  count` lines, a JSON array, or CSV rows; the machine formats
+    /// name the zone their calendar sections are days, hours, weeks or months of.
+    static func render(_ sections: [QuerySection], zone: DisplayZone, as format: Format) -> String {
         switch format {
         case .json:
             return JSONValue.array(
                 sections.map { section in
                     .object([
                         ("id", .string(section.id)), ("title", .string(section.title)),
-                        ("count", .integer(section.count)),
+                        ("count", .integer(section.count)), ("zone", .string(zone.name)),
                     ])
                 }
             ).serialized() + "\n"
         case .csv:
-            return "section,title,count\r\n"
+            return "section,title,count,zone\r\n"
                 + sections.map { section in
-                    "\(QuakeFormats.csvQuoted(section.id)),\(QuakeFormats.csvQuoted(section.title)),\(section.count)\r\n"
+                    "\(QuakeFormats.csvQuoted(section.id)),\(QuakeFormats.csvQuoted(section.title)),\(section.count),"
+                        + "\(QuakeFormats.csvQuoted(zone.name))\r\n"
                 }.joined()
-        case .text:
+        case .table:
             let idWidth = sections.map { TerminalText.width(TerminalText.escaped($0.id)) }.max() ?? 0
             let titleWidth = sections.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 0
             let countWidth = sections.map { String($0.count).count }.max() ?? 0

@@ -18,41 +18,47 @@ struct FetchCommand: Command {
                 "source",
                 help: """
                     A USGS summary feed name ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}), an http, \
-                    https or file URL, or the path of a GeoJSON file.
-                    """, isRepeating: true, isOptional: true, default: "all_day")
+                    https or file URL, the path of a GeoJSON file (gzipped or not), or - for standard input.
+                    """, isRepeating: true, isOptional: true, default: "all_day", choices: FeedSource.summaryFeedNames,
+                takesPath: true)
         ],
-        options: [
-            DatabaseLocation.option,
-            .init(
-                "timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
-                default: "60"),
-            .init(
-                "max-bytes", value: "bytes",
-                help: """
-                    The largest response accepted, after decompression; K, M and G suffixes count in 1024s.
-                    """, default: "1G"),
-            .init(
-                "retries", value: "n",
-                help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
-                default: "3"),
+        options: [DatabaseLocation.option] + downloadOptions + [
             .init("force", help: "Download even what the server says has not changed (no conditional request)."),
             .init(
                 "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
                 default: "0"),
             .init("author", value: "name", help: "The author recorded in the history.", default: "fetch"),
-            .init(
-                "format", value: "format",
-                help: "The summary's format: text (on standard error) or json (on standard output).",
-                default: "text"),
+            CommonOptions.format(
+                Format.self,
+                help: "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
+                default: .table),
             .init("quiet", short: "q", help: "Print nothing on success (for cron)."),
         ])
 
-    enum Format: String, Sendable {
-        case text, json
+    /// The download options that `fetch` and `watch` share.
+    static let downloadOptions: [CommandHelp.Option] = [
+        .init(
+            "timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
+            default: "60"),
+        .init(
+            "max-bytes", value: "bytes",
+            help: "The largest response accepted, after decompression; K, M and G suffixes count in 1024s.",
+            default: "1G"),
+        .init(
+            "retries", value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
+            default: "3"),
+        .init(
+            "cacert", value: "file",
+            help: "Trust the certificate authorities in FILE (PEM) for https, instead of the system's.",
+            default: "$CURL_CA_BUNDLE, else $SSL_CERT_FILE and $SSL_CERT_DIR, else the system's", takesPath: true),
+    ]
+
+    enum Format: String, Sendable, CaseIterable {
+        case table, json
     }
 
     var sources: [String]
-    var databasePath: String?
+    var database: String?
     var settings = FetchSettings()
     var wait: Double
     var format: Format
@@ -60,14 +66,17 @@ struct FetchCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
-        databasePath = arguments.value("db")
+        database = try DatabaseLocation.option(arguments)
         settings = try Self.settings(arguments)
         wait =
             try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
                 Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
             } ?? 0
-        format = try arguments.value("format", expected: "text or json") { Format(rawValue: $0) } ?? .text
+        format = try CommonOptions.format(arguments, default: .table)
         quiet = arguments.flag("quiet")
+        if sources.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("Standard input ('-') can be read only once")
+        }
     }
 
     /// The download options `fetch` and `watch` share.
@@ -85,23 +94,27 @@ struct FetchCommand: Command {
             try arguments.value("retries", expected: "a whole number, 0 or more") { text in
                 Int(text).flatMap { $0 >= 0 ? $0 : nil }
             } ?? settings.retries
+        settings.caBundle = try arguments.value("cacert", expected: "the path of a PEM file") { $0.isEmpty ? nil : $0 }
         settings.force = arguments.flag("force")
-        settings.author = try arguments.value("author", expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
+        settings.author =
+            try arguments.value("author", expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
         return settings
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let started = ContinuousClock.now
         let sources = try sources.map { argument throws(UsageError) in
             try FeedSource(argument, currentDirectory: environment.currentDirectory)
         }
-        let started = ContinuousClock.now
-        let path = DatabaseLocation.path(option: databasePath, in: environment)
+        let path = try DatabaseLocation.path(option: database, in: environment)
+        try DatabaseFile.checkWritable(path)
         let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
         let store = QuakeStore(path: path)
         try await store.open()
 
         var settings = settings
         settings.clock = environment.clock
+        settings.trust(environment.variables)
         let progress =
             environment.standardErrorIsTerminal && !quiet
             ? ProgressDisplay(output: environment.standardError) : nil
@@ -121,12 +134,22 @@ struct FetchCommand: Command {
         switch format {
         case .json:
             environment.standardOutput.writeLine(summary.json().serialized())
-        case .text where !quiet:
+        case .table where !quiet:
             environment.standardError.write(summary.text())
-        case .text:
+        case .table:
             break
         }
         return summary.exitStatus
+    }
+
+    /// With `--format json`, a fetch that fails as a whole (a usage error, the lock held, the
+    /// database refused, an interruption) still writes its one JSON object, so a script piping it
+    /// to `jq` always reads one.
+    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+        let asked = zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1.lowercased() == "json" }
+            || arguments.contains { $0.lowercased() == "--format=json" }
+        guard asked else { return nil }
+        return FetchSummary.failure(error: error, status: status).serialized() + "\n"
     }
 }
 

@@ -2,6 +2,10 @@ import Foundation
 
 /// The filter options that `count`, `list` and `watch` share, and how they become a `QuakeFilter`.
 struct FilterOptions: Sendable, Equatable {
+    /// The PAGER alert levels, as feeds write them (`pending` until PAGER has run).
+    static let alertLevels = ["green", "yellow", "orange", "red", "pending"]
+    static let statuses = ["automatic", "reviewed"]
+
     static let options: [CommandHelp.Option] = [
         .init(
             "last", value: "duration",
@@ -9,20 +13,24 @@ struct FilterOptions: Sendable, Equatable {
         .init(
             "since", value: "when",
             help:
-                "Events at or after WHEN: YYYY-MM-DD (midnight UTC), an ISO 8601 date-time with Z or an offset, or a duration before now."
+                "Events at or after WHEN: YYYY-MM-DD (midnight in the display zone), a date-time in the display zone or with Z or an offset, or a duration before now."
         ),
-        .init("until", value: "when", help: "Events before WHEN (exclusive)."),
+        .init("until", value: "when", help: "Events before WHEN (exclusive), written as for --since."),
         .init(
             "now", value: "when", help: "The moment taken as now, for reproducible queries over old data.",
             default: "$QUAKES_NOW, else the clock"),
         .init("min-magnitude", value: "m", help: "Magnitude at least M; events with no magnitude never match."),
         .init("max-magnitude", value: "m", help: "Magnitude at most M."),
-        .init("place", value: "text", help: "Place contains TEXT, ignoring case (Unicode-aware)."),
+        .init("place", value: "text", help: "Place contains TEXT, ignoring case and accents (Unicode-aware)."),
         .init("type", value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…"),
-        .init("status", value: "status", help: "automatic or reviewed, ignoring case."),
-        .init("alert", value: "level", help: "PAGER alert level: green, yellow, orange or red."),
+        .init("status", value: "status", help: "automatic or reviewed, ignoring case.", choices: statuses),
+        .init(
+            "alert", value: "level", help: "PAGER alert level: green, yellow, orange, red or pending.",
+            choices: alertLevels),
         .init("tsunami", help: "Only events flagged for a possible tsunami."),
-        .init("near", value: "lat,lon", help: "With --radius: events within KM of this point, along great circles."),
+        .init(
+            "near", value: "lat,lon",
+            help: "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM."),
         .init("radius", value: "km", help: "The radius of --near, in kilometres."),
         .init(
             "bbox", value: "minlon,minlat,maxlon,maxlat",
@@ -31,34 +39,15 @@ struct FilterOptions: Sendable, Equatable {
         .init("max-depth", value: "km", help: "Depth at most KM."),
     ]
 
-    /// A bound given as a moment or as a duration before now.
-    enum Moment: Sendable, Equatable {
-        case absolute(Int64)
-        case beforeNow(Int64)
-
-        func resolve(now: Int64) -> Int64 {
-            switch self {
-            case let .absolute(moment): moment
-            case let .beforeNow(duration): now - duration
-            }
-        }
-
-        init?(_ text: String) {
-            if let duration = TimeExpression.duration(text) {
-                self = .beforeNow(duration)
-            } else if let moment = TimeExpression.dateTime(text) {
-                self = .absolute(moment)
-            } else {
-                return nil
-            }
-        }
-    }
+    typealias Moment = TimeExpression.Moment
 
     var last: Int64?
     var since: Moment?
     var until: Moment?
     var now: Moment?
-    /// Everything that does not depend on "now".
+    /// The point of `--near`, which distances are measured from.
+    var origin: GeoPoint?
+    /// Everything that does not depend on "now" or on the calendar's zone.
     var fixed = QuakeFilter()
 
     /// Reads and checks the filter options; malformed values are usage errors naming the option
@@ -78,29 +67,29 @@ struct FilterOptions: Sendable, Equatable {
             $0.isEmpty ? nil : $0
         }
         fixed.status = try arguments.value("status", expected: "automatic or reviewed") { text in
-            ["automatic", "reviewed"].contains(text.lowercased()) ? text.lowercased() : nil
+            Self.statuses.contains(text.lowercased()) ? text.lowercased() : nil
         }
-        fixed.alert = try arguments.value("alert", expected: "green, yellow, orange or red") { text in
-            ["green", "yellow", "orange", "red", "pending"].contains(text.lowercased()) ? text.lowercased() : nil
+        fixed.alert = try arguments.value("alert", expected: "green, yellow, orange, red or pending") { text in
+            Self.alertLevels.contains(text.lowercased()) ? text.lowercased() : nil
         }
         fixed.tsunamiOnly = arguments.flag("tsunami")
-        let point = try arguments.value(
-            "near", expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
-        ) { text -> (Double, Double)? in
+        origin = try arguments.value(
+            "near",
+            expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
+        ) { text -> GeoPoint? in
             guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
                 return nil
             }
-            return (numbers[0], numbers[1])
+            return GeoPoint(latitude: numbers[0], longitude: numbers[1])
         }
         let radius = try arguments.value("radius", expected: "a number of kilometres greater than 0") { text in
             finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
         }
-        switch (point, radius) {
-        case let ((latitude, longitude)?, radius?):
-            fixed.circle = QuakeFilter.Circle(latitude: latitude, longitude: longitude, radius: radius)
-        case (_?, nil): throw UsageError("'--near <lat,lon>' needs '--radius <km>'")
+        switch (origin, radius) {
+        case let (origin?, radius?):
+            fixed.circle = QuakeFilter.Circle(latitude: origin.latitude, longitude: origin.longitude, radius: radius)
         case (nil, _?): throw UsageError("'--radius <km>' needs '--near <lat,lon>'")
-        case (nil, nil): break
+        default: break
         }
         fixed.box = try arguments.value(
             "bbox",
@@ -117,20 +106,20 @@ struct FilterOptions: Sendable, Equatable {
         }
     }
 
-    /// "Now": `--now`, else `QUAKES_NOW`, else the clock.
-    func now(in environment: Environment) throws(UsageError) -> Int64 {
-        try Self.now(now, in: environment)
+    /// "Now": `--now`, else `QUAKES_NOW`, else the clock; a calendar time in `zone`.
+    func now(in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64 {
+        try Self.now(now, in: environment, zone: zone)
     }
 
-    /// "Now": `option` (a `--now` value), else `QUAKES_NOW`, else the clock.
-    static func now(_ now: Moment?, in environment: Environment) throws(UsageError) -> Int64 {
+    /// "Now": `option` (a `--now` value), else `QUAKES_NOW`, else the clock; a calendar time in `zone`.
+    static func now(_ now: Moment?, in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64 {
         let clock = environment.clock()
-        if let now { return now.resolve(now: clock) }
+        if let now { return now.resolve(now: clock, zone: zone) }
         if let text = environment.variables["QUAKES_NOW"], !text.isEmpty {
             guard let moment = Moment(text) else {
                 throw UsageError("The value '\(text)' of QUAKES_NOW is invalid: expected \(TimeExpression.momentForm)")
             }
-            return moment.resolve(now: clock)
+            return moment.resolve(now: clock, zone: zone)
         }
         return clock
     }
@@ -143,16 +132,16 @@ struct FilterOptions: Sendable, Equatable {
         return [since, until].contains { if case .beforeNow = $0 { true } else { false } }
     }
 
-    /// The filter, with time bounds resolved against "now".
-    func filter(in environment: Environment) throws(UsageError) -> QuakeFilter {
-        let now = try now(in: environment)
+    /// The filter, with time bounds resolved against "now" and calendar times in `zone`.
+    func filter(in environment: Environment, zone: DisplayZone) throws(UsageError) -> QuakeFilter {
+        let now = try now(in: environment, zone: zone)
         var filter = fixed
         if let last {
             filter.earliest = now - last
             filter.latest = now
         }
-        if let since { filter.earliest = max(filter.earliest ?? .min, since.resolve(now: now)) }
-        if let until { filter.before = until.resolve(now: now) }
+        if let since { filter.earliest = max(filter.earliest ?? .min, since.resolve(now: now, zone: zone)) }
+        if let until { filter.before = until.resolve(now: now, zone: zone) }
         return filter
     }
 }

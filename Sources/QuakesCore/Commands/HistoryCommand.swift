@@ -16,15 +16,16 @@ struct HistoryCommand: Command {
                 "author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
             .init("changes", help: "Include each transaction's changed event ids and how they changed."),
             .init("last-token", help: "Print only the newest token (0 when there is none)."),
-            .init("format", value: "format", help: "table, json or ndjson.", default: "table"),
+            CommonOptions.format(Format.self, help: "table, json or ndjson.", default: .table),
             CommonOptions.utc,
         ])
 
-    enum Format: String, Sendable {
+    enum Format: String, Sendable, CaseIterable {
         case table, json, ndjson
     }
 
-    var arguments: ParsedArguments
+    var database: String?
+    var utc: Bool
     var since: Int64
     var author: String?
     var withChanges: Bool
@@ -33,7 +34,8 @@ struct HistoryCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        self.arguments = arguments
+        database = try DatabaseLocation.option(arguments)
+        utc = arguments.flag("utc")
         since =
             try arguments.value("since", expected: "a token, a whole number 0 or more") { text in
                 Int64(text).flatMap { $0 >= 0 ? $0 : nil }
@@ -41,12 +43,12 @@ struct HistoryCommand: Command {
         author = arguments.value("author")
         withChanges = arguments.flag("changes")
         lastTokenOnly = arguments.flag("last-token")
-        format = try arguments.value("format", expected: "table, json or ndjson") { Format(rawValue: $0) } ?? .table
+        format = try CommonOptions.format(arguments, default: .table)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
-        let zone = CommonOptions.zone(arguments, in: environment)
+        let path = try DatabaseLocation.path(option: database, in: environment)
+        let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
         let (since, author, withChanges, lastTokenOnly, format) = (since, author, withChanges, lastTokenOnly, format)
         try await Blocking.run {
@@ -94,7 +96,9 @@ struct HistoryCommand: Command {
                     "changes",
                     .array(
                         changes.map { change in
-                            .object([("id", .string(change.id)), ("change", .string(change.kind.rawValue))])
+                            .object(
+                        [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
+                            + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? []))
                         })
                 ))
         }
@@ -113,7 +117,9 @@ struct HistoryCommand: Command {
             + String(transaction.deleted).leftPadded(to: 10, with: " ") + "  "
             + TerminalText.escaped(transaction.source ?? "-") + "\n"
         for change in transaction.changes ?? [] {
-            text += "       " + change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id) + "\n"
+            text +=
+                "       " + change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id)
+                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "") + "\n"
         }
         return text
     }

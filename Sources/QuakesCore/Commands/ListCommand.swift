@@ -6,73 +6,95 @@ struct ListCommand: Command {
         abstract: "List the stored events that match the filters, sorted and in sections.",
         discussion: """
             Sort keys: time (newest first), magnitude (highest first), significance (highest first), \
-            depth (shallowest first), place (A to Z); :asc or :desc reverses one. Missing values come \
-            last; ties go to the newest, then the lowest id. Sections come in the direction of the \
-            first sort key when it is their own (time for day, magnitude for magnitude), else newest \
-            or highest first.
+            depth (shallowest first), place (A to Z, ignoring case and accents), distance (nearest \
+            first, with --near); :asc or :desc reverses one. Missing values come last; ties go to the \
+            newest, then the lowest id. Sections come in the direction of the first sort key when it \
+            is their own (time for day, magnitude for magnitude), else newest or highest first.
             """,
         options: [DatabaseLocation.option] + FilterOptions.options + [
             .init(
                 "sort", value: "spec",
-                help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance.",
-                default: "time"),
+                help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance, distance.",
+                default: "time", choices: SortSpec.choices),
             CommonOptions.section,
             .init("limit", value: "n", help: "At most N events, the first in output order."),
-            .init(
-                "format", value: "format",
-                help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
-                default: "table"),
+            CommonOptions.limitPerSection,
+            CommonOptions.format(
+                ListFormat.self, help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
+                default: .table),
+            CommonOptions.color,
             CommonOptions.utc,
         ])
 
-    var arguments: ParsedArguments
+    var database: String?
     var filters: FilterOptions
     var sort: SortSpec
     var section: SectionKey?
     var limit: Int?
+    var limitPerSection: Int?
     var format: ListFormat
+    var color: CommonOptions.ColorChoice
+    var utc: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        self.arguments = arguments
+        database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments)
-        sort = try arguments.value("sort", expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
+        sort = try Self.sort(arguments, origin: filters.origin)
         section = try CommonOptions.section(arguments)
-        limit = try arguments.value("limit", expected: "a whole number of events, 0 or more") { text in
-            Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        limit = try CommonOptions.limit("limit", arguments)
+        limitPerSection = try CommonOptions.limit("limit-per-section", arguments)
+        if limitPerSection != nil, section == nil {
+            throw UsageError("'--limit-per-section <n>' needs '--section <key>'")
         }
-        format =
-            try arguments.value("format", expected: ListFormat.form) { ListFormat(rawValue: $0.lowercased()) } ?? .table
+        format = try CommonOptions.format(arguments, default: .table)
+        color = try CommonOptions.ColorChoice(arguments)
+        utc = arguments.flag("utc")
+    }
+
+    /// `--sort`, read; `distance` needs the point of `--near`.
+    static func sort(_ arguments: ParsedArguments, origin: GeoPoint?) throws(UsageError) -> SortSpec {
+        let sort = try arguments.value("sort", expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
+        if sort.needsOrigin, origin == nil {
+            throw UsageError("'--sort distance' needs '--near <lat,lon>', the point distances are measured from")
+        }
+        return sort
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
         var query = QuakeQuery()
-        query.filter = try filters.filter(in: environment)
+        query.zone = environment.zone(utc: utc)
+        query.filter = try filters.filter(in: environment, zone: query.zone)
         query.sort = sort
         query.section = section
         query.limit = limit
-        query.zone = CommonOptions.zone(arguments, in: environment)
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        query.limitPerSection = limitPerSection
+        query.origin = filters.origin
+        let path = try DatabaseLocation.path(option: database, in: environment)
         let format = format
+        let colour = color.usesColour(in: environment)
         try await Blocking.run { [query] in
             try QueryRunner.reading(path, zone: query.zone) { runner in
-                var writer = Self.writer(for: format, zone: query.zone, in: environment)
+                var writer = Self.writer(for: format, query: query, colour: colour, in: environment)
                 try Listing(query: query, runner: runner).write(to: &writer, output: environment.standardOutput)
             }
         }
         return .success
     }
 
-    static func writer(for format: ListFormat, zone: DisplayZone, in environment: Environment) -> any ListingWriter {
+    static func writer(for format: ListFormat, query: QuakeQuery, colour: Bool, in environment: Environment)
+        -> any ListingWriter
+    {
         let output = environment.standardOutput
+        let context = ListingContext(origin: query.origin, zone: query.zone)
         switch format {
         case .table:
             return TableListingWriter(
-                output: output, zone: zone, colour: environment.usesColour,
-                columns: environment.terminalColumns)
-        case .json: return JSONListingWriter(output: output)
-        case .ndjson: return NDJSONListingWriter(output: output)
-        case .csv: return CSVListingWriter(output: output)
+                output: output, zone: query.zone, colour: colour, columns: environment.terminalColumns,
+                origin: query.origin)
+        case .json: return JSONListingWriter(output: output, context: context)
+        case .ndjson: return NDJSONListingWriter(output: output, context: context)
+        case .csv: return CSVListingWriter(output: output, context: context)
         case .geojson: return GeoJSONListingWriter(output: output)
         }
     }
@@ -85,19 +107,11 @@ struct Listing {
     var runner: QueryRunner
 
     func write(to writer: inout some ListingWriter, output: any TextOutput) throws {
-        var sections: [(section: QuerySection, shown: Int)] = []
-        if query.section != nil {
-            var remaining = query.limit ?? Int.max
-            for section in try runner.sections(query) where remaining > 0 {
-                let shown = min(section.count, remaining)
-                sections.append((section, shown))
-                remaining -= shown
-            }
-        }
-        let shownBySection = Dictionary(uniqueKeysWithValues: sections.map { ($0.section.id, $0.shown) })
+        let sections = try runner.sections(query)
+        let shownBySection = Dictionary(uniqueKeysWithValues: query.shown(in: sections).map { ($0.section.id, $0.shown) })
         writer.begin(sectioned: query.section != nil)
         var current: QuerySection?
-        try runner.forEachQuake(query, sections: sections.map(\.section)) { quake, section in
+        try runner.forEachQuake(query, sections: sections) { quake, section in
             if let section, section.id != current?.id {
                 if current != nil { writer.endSection() }
                 writer.beginSection(section, shown: shownBySection[section.id] ?? 0)
@@ -108,5 +122,21 @@ struct Listing {
         }
         if current != nil { writer.endSection() }
         writer.end()
+    }
+}
+
+extension QuakeQuery {
+    /// The sections that show events, each with how many it shows once `limit` and
+    /// `limitPerSection` have cut the listing.
+    func shown(in sections: [QuerySection]) -> [(section: QuerySection, shown: Int)] {
+        var remaining = limit ?? Int.max
+        var shown: [(section: QuerySection, shown: Int)] = []
+        for section in sections where remaining > 0 {
+            let count = min(section.count, remaining, limitPerSection ?? Int.max)
+            guard count > 0 else { continue }
+            shown.append((section, count))
+            remaining -= count
+        }
+        return shown
     }
 }

@@ -26,7 +26,9 @@ public struct ParsedArguments: Sendable {
                 let inlineValue =
                     body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let option = command.options.first(where: { $0.name == name }) else {
-                    throw UsageError("Unknown option '--\(name)'")
+                    throw UsageError(
+                        "Unknown option '--\(name)'"
+                            + Suggestion.hint(for: "--\(name)", among: command.options.map { "--\($0.name)" }))
                 }
                 try take(option, inlineValue: inlineValue, from: &remaining, spelled: "--\(name)")
             } else if word.hasPrefix("-"), word.count > 1 {
@@ -91,10 +93,21 @@ public struct ParsedArguments: Sendable {
     {
         guard let text = value(name) else { return nil }
         guard let converted = convert(text) else {
-            let label = command.options.first { $0.name == name }?.label ?? "--\(name)"
-            throw UsageError("The value '\(text)' is invalid for '\(label)': expected \(expected)")
+            let option = command.options.first { $0.name == name }
+            throw UsageError(
+                "The value '\(text)' is invalid for '\(option?.label ?? "--\(name)")': expected \(expected)"
+                    + Self.hint(for: text, among: option?.choices ?? []))
         }
         return converted
+    }
+
+    /// "Did you mean" for the first word of `text` (split at `,` and `:`) that is none of `choices`.
+    static func hint(for text: String, among choices: [String]) -> String {
+        guard !choices.isEmpty else { return "" }
+        let known = Set(choices.map { $0.lowercased() })
+        let words = text.split(whereSeparator: { $0 == "," || $0 == ":" }).map(String.init)
+        guard let unknown = words.first(where: { !known.contains($0.lowercased()) }) else { return "" }
+        return Suggestion.hint(for: unknown, among: choices)
     }
 
     /// Fails when more positionals were given than `limit`.

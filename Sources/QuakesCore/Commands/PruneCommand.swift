@@ -15,22 +15,27 @@ struct PruneCommand: Command {
                 "history-older-than", value: "duration", help: "Drop history transactions older than now − DURATION."),
             .init("dry-run", help: "Print what would go, and change nothing."),
             .init("now", value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
+            CommonOptions.utc,
             .init(
                 "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
                 default: "0"),
             .init("quiet", short: "q", help: "Print nothing on success."),
         ])
 
-    var arguments: ParsedArguments
+    var database: String?
+    var utc: Bool
+    var quiet: Bool
     var olderThan: Int64?
     var historyOlderThan: Int64?
     var dryRun: Bool
     var wait: Double
-    var now: FilterOptions.Moment?
+    var now: TimeExpression.Moment?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        self.arguments = arguments
+        database = try DatabaseLocation.option(arguments)
+        utc = arguments.flag("utc")
+        quiet = arguments.flag("quiet")
         olderThan = try arguments.value("older-than", expected: TimeExpression.durationForm, TimeExpression.duration)
         historyOlderThan = try arguments.value(
             "history-older-than", expected: TimeExpression.durationForm,
@@ -43,12 +48,13 @@ struct PruneCommand: Command {
             try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
                 Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
             } ?? 0
-        now = try arguments.value("now", expected: TimeExpression.momentForm, FilterOptions.Moment.init)
+        now = try arguments.value("now", expected: TimeExpression.momentForm, TimeExpression.Moment.init)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let now = try FilterOptions.now(now, in: environment)
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        let now = try FilterOptions.now(now, in: environment, zone: environment.zone(utc: utc))
+        let path = try DatabaseLocation.path(option: database, in: environment)
+        try DatabaseFile.checkWritable(path)
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
         let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
@@ -59,11 +65,13 @@ struct PruneCommand: Command {
             timestamp: environment.clock(), dryRun: dryRun)
         var lines: [String] = []
         if let eventCutoff {
+            let tombstones =
+                result.tombstones == 0
+                ? "" : " and \(result.tombstones) tombstone\(result.tombstones == 1 ? "" : "s") of deleted events"
             lines.append(
-                dryRun
-                    ? "would delete \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
-                    : "deleted \(result.events) events older than \(CivilTime.iso8601(eventCutoff))"
-                        + (result.token.map { " (history token \($0))" } ?? ""))
+                (dryRun ? "would delete " : "deleted ")
+                    + "\(result.events) events\(tombstones) older than \(CivilTime.iso8601(eventCutoff))"
+                    + (result.token.map { " (history token \($0))" } ?? ""))
         }
         if let historyCutoff {
             lines.append(
@@ -72,7 +80,7 @@ struct PruneCommand: Command {
         }
         if dryRun {
             for line in lines { environment.standardOutput.writeLine(line) }
-        } else if !arguments.flag("quiet") {
+        } else if !quiet {
             for line in lines { environment.standardError.writeLine("prune: " + line) }
         }
         return .success

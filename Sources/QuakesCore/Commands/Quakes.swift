@@ -14,13 +14,7 @@ public enum Quakes {
         commandName: "quakes",
         abstract: "Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.",
         options: [CommandHelp.Option("version", help: "Show the version.")],
-        subcommands: commands.map {
-            (
-                $0.help.commandName.split(separator: " ").last.map(String.init) ?? "",
-                $0.help.abstract
-            )
-        }
-            + [("help", "Show subcommand help information.")])
+        subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")])
 
     /// Runs the tool with `arguments` (without the program name) and returns how it should end.
     ///
@@ -54,15 +48,23 @@ public enum Quakes {
             return showHelp(for: Array(arguments.dropFirst()), in: environment)
         default:
             guard let command = command(named: first) else {
-                let message = first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+                let message =
+                    first.hasPrefix("-")
+                    ? "Unknown option '\(first)'" + Suggestion.hint(for: first, among: ["--help", "--version"])
+                    : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: commandNames)
                 return reportUsage(UsageError(message), of: help, in: environment)
             }
             return await execute(command, Array(arguments.dropFirst()), in: environment)
         }
     }
 
+    /// The subcommands' names, as typed.
+    static var commandNames: [String] {
+        commands.map { $0.name } + ["help"]
+    }
+
     private static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.help.commandName == "quakes \(name)" }
+        commands.first { $0.name == name }
     }
 
     private static func showHelp(for words: [String], in environment: Environment) -> ExitStatus {
@@ -71,7 +73,9 @@ public enum Quakes {
             return .success
         }
         guard let command = command(named: name) else {
-            return reportUsage(UsageError("Unknown subcommand '\(name)'"), of: help, in: environment)
+            return reportUsage(
+                UsageError("Unknown subcommand '\(name)'" + Suggestion.hint(for: name, among: commandNames)), of: help,
+                in: environment)
         }
         environment.standardOutput.write(HelpFormatter.render(command.help))
         return .success
@@ -87,15 +91,21 @@ public enum Quakes {
                 return .success
             }
             return try await type.init(parsed).run(in: environment)
-        } catch let error as UsageError {
-            return reportUsage(error, of: type.help, in: environment)
         } catch {
-            if let signal = environment.interruption.signal {
+            let status: ExitStatus
+            if let usage = error as? UsageError {
+                status = reportUsage(usage, of: type.help, in: environment)
+            } else if let signal = environment.interruption.signal {
                 environment.standardError.writeLine(
                     "Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
-                return Interruption.status(for: signal)
+                status = Interruption.status(for: signal)
+            } else {
+                status = report(error, in: environment)
             }
-            return report(error, in: environment)
+            if let output = type.failureOutput(arguments, error: error, status: status) {
+                environment.standardOutput.write(output)
+            }
+            return status
         }
     }
 

@@ -7,29 +7,31 @@ struct ShowCommand: Command {
         arguments: [.init("id", help: "An event id, such as ci39746767.")],
         options: [
             DatabaseLocation.option,
-            .init("format", value: "format", help: "table or json.", default: "table"),
+            CommonOptions.format(Format.self, help: "table or json.", default: .table),
             CommonOptions.utc,
         ])
 
-    enum Format: String, Sendable {
+    enum Format: String, Sendable, CaseIterable {
         case table, json
     }
 
-    var arguments: ParsedArguments
+    var database: String?
     var id: String
     var format: Format
+    var utc: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
         guard let id = arguments.positionals.first else { throw UsageError("Missing expected argument '<id>'") }
-        self.arguments = arguments
         self.id = id
-        format = try arguments.value("format", expected: "table or json") { Format(rawValue: $0) } ?? .table
+        database = try DatabaseLocation.option(arguments)
+        format = try CommonOptions.format(arguments, default: .table)
+        utc = arguments.flag("utc")
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let zone = CommonOptions.zone(arguments, in: environment)
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        let zone = environment.zone(utc: utc)
+        let path = try DatabaseLocation.path(option: database, in: environment)
         let id = id
         let quake = try await Blocking.run { try QueryRunner.reading(path, zone: zone) { try $0.quake(withID: id) } }
         guard let quake else { throw NotFoundError(id: id) }
@@ -48,7 +50,8 @@ struct ShowCommand: Command {
     }
 
     /// `field  value` lines: every field in the JSON order, times in both the local zone and UTC,
-    /// then the unknown properties.
+    /// then the unknown properties; a detail feed's `products`, tens of kilobytes of JSON, as the
+    /// count of each type (JSON keeps them whole).
     static func table(_ quake: Quake, extra: ExtraProperties, zone: DisplayZone) -> String {
         func time(_ milliseconds: Int64?) -> String {
             guard let milliseconds else { return "-" }
@@ -65,7 +68,9 @@ struct ShowCommand: Command {
             default: (name, value.serialized())
             }
         }
-        rows += extra.members.map { ("extra." + $0.name, $0.raw) }
+        rows += extra.members.map { member in
+            ("extra." + member.name, member.name == "products" ? ExtraProperties.productSummary(member.raw) : member.raw)
+        }
         rows.append(("generated", time(quake.feedGenerated)))
         let width = rows.map { TerminalText.width($0.0) }.max() ?? 0
         return rows.map { name, value in

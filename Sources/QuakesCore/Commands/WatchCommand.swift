@@ -16,27 +16,28 @@ struct WatchCommand: Command {
             .init("source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour")
         ],
         options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init("sort", value: "spec", help: "As for 'quakes list'.", default: "time"),
+            .init("sort", value: "spec", help: "As for 'quakes list'.", default: "time", choices: SortSpec.choices),
             CommonOptions.section,
             .init("limit", value: "n", help: "Watch only the first N events in output order."),
+            CommonOptions.limitPerSection,
             .init("interval", value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m"),
-            .init("format", value: "format", help: "text or ndjson.", default: "text"),
+            CommonOptions.format(Format.self, help: "table (also text) or ndjson.", default: .table),
             .init(
                 "exec", value: "command",
                 help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input."),
             .init("no-fetch", help: "Fetch nothing: follow the history written by other processes."),
             .init("changes-only", help: "Report nothing for the first pass."),
-            .init("timeout", value: "seconds", help: "As for 'quakes fetch'.", default: "60"),
-            .init("retries", value: "n", help: "As for 'quakes fetch'.", default: "3"),
+        ] + FetchCommand.downloadOptions + [
             .init("author", value: "name", help: "The author recorded in the history.", default: "watch"),
             CommonOptions.utc,
         ])
 
-    enum Format: String, Sendable {
-        case text, ndjson
+    enum Format: String, Sendable, CaseIterable {
+        case table, ndjson
     }
 
-    var arguments: ParsedArguments
+    var database: String?
+    var utc: Bool
     var source: String
     var filters: FilterOptions
     var query = QuakeQuery()
@@ -49,17 +50,24 @@ struct WatchCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
-        self.arguments = arguments
+        database = try DatabaseLocation.option(arguments)
+        utc = arguments.flag("utc")
         source = arguments.positionals.first ?? "all_hour"
+        guard source != "-" else {
+            throw UsageError("'quakes watch' fetches its source again every interval: it cannot read standard input ('-')")
+        }
         filters = try FilterOptions(arguments)
-        query.sort = try arguments.value("sort", expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
+        query.sort = try ListCommand.sort(arguments, origin: filters.origin)
+        query.origin = filters.origin
         query.section = try CommonOptions.section(arguments)
-        query.limit = try arguments.value("limit", expected: "a whole number of events, 0 or more") { text in
-            Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        query.limit = try CommonOptions.limit("limit", arguments)
+        query.limitPerSection = try CommonOptions.limit("limit-per-section", arguments)
+        if query.limitPerSection != nil, query.section == nil {
+            throw UsageError("'--limit-per-section <n>' needs '--section <key>'")
         }
         interval =
             try arguments.value("interval", expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
-        format = try arguments.value("format", expected: "text or ndjson") { Format(rawValue: $0) } ?? .text
+        format = try CommonOptions.format(arguments, default: .table)
         hook = try arguments.value("exec", expected: "a shell command") { $0.isEmpty ? nil : $0 }
         fetches = !arguments.flag("no-fetch")
         changesOnly = arguments.flag("changes-only")
@@ -68,22 +76,27 @@ struct WatchCommand: Command {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let path = DatabaseLocation.path(option: arguments.value("db"), in: environment)
+        let path = try DatabaseLocation.path(option: database, in: environment)
         let feed = try FeedSource(source, currentDirectory: environment.currentDirectory)
         var query = query
-        query.zone = CommonOptions.zone(arguments, in: environment)
+        query.zone = environment.zone(utc: utc)
         var settings = settings
         settings.clock = environment.clock
+        settings.trust(environment.variables)
         let store = QuakeStore(path: path)
-        if fetches { try await store.open() }
+        if fetches {
+            try DatabaseFile.checkWritable(path)
+            try await store.open()
+        }
 
         var previous: ResultSet?
         var lastToken: Int64 = -1
         while !Task.isCancelled {
-            if fetches {
-                await fetch(feed, into: store, settings: settings, in: environment)
+            if fetches, let failure = await fetch(feed, into: store, settings: settings, in: environment) {
+                // A source that can never work ends the watch, as it would end a fetch.
+                throw failure
             }
-            let filter = try filters.filter(in: environment)
+            let filter = try filters.filter(in: environment, zone: query.zone)
             query.filter = filter
             let pass = try await Blocking.run { [query] in
                 // The token first: a write committed between the two reads is seen again next pass.
@@ -110,19 +123,21 @@ struct WatchCommand: Command {
         return .success  // SIGINT and SIGTERM end a watch cleanly.
     }
 
-    /// One fetch pass; a failure is reported and the watch goes on.
+    /// One fetch pass. A failure that trying again may cure (the network, the server, a feed that
+    /// is damaged today) is reported and the watch goes on; one that cannot (a local file that is
+    /// missing or unreadable) is returned, and ends it.
     private func fetch(
         _ feed: FeedSource, into store: QuakeStore, settings: FetchSettings,
         in environment: Environment
-    ) async {
+    ) async -> IngestFailure? {
         let lock: WriterLock
         do {
             lock = try await WriterLock.acquire(forDatabase: store.path, waiting: 0)
         } catch is LockedError {
-            return  // Another process is writing: its changes will show in this pass's query.
+            return nil  // Another process is writing: its changes will show in this pass's query.
         } catch {
             environment.standardError.writeLine("Error: \(error)")
-            return
+            return nil
         }
         let outcomes = await Fetch(
             sources: [feed], settings: settings, store: store,
@@ -130,8 +145,10 @@ struct WatchCommand: Command {
         ).run()
         withExtendedLifetime(lock) {}
         for case let .failure(failure) in outcomes where !(failure.error is CancellationError) {
+            if case .unreadableFile = failure.error as? DownloadError { return failure }
             environment.standardError.writeLine("Error: \(failure)")
         }
+        return nil
     }
 
     private func report(_ changes: [ResultChange], zone: DisplayZone, in environment: Environment) {
@@ -155,12 +172,17 @@ struct WatchCommand: Command {
                 buffer.raw(",")
                 buffer.key("oldSection")
                 buffer.string(change.oldSection)
+                if query.section != nil {
+                    buffer.raw(",")
+                    buffer.key("zone")
+                    buffer.string(zone.name)
+                }
                 buffer.raw(",")
                 buffer.key("quake")
-                QuakeFormats.writeJSONObject(change.quake, to: &buffer)
+                QuakeFormats.writeJSONObject(change.quake, distance: query.origin?.distance(to: change.quake), to: &buffer)
                 buffer.raw("}\n")
                 buffer.bytes.withUnsafeBytes { environment.standardOutput.write(bytes: $0) }
-            case .text:
+            case .table:
                 environment.standardOutput.writeLine(Self.line(change, zone: zone))
             }
         }

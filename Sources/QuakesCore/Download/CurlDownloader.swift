@@ -27,12 +27,6 @@ public struct CurlDownloader: Downloader {
     }
 }
 
-/// Set from the cancelling task, read by the transfer's progress callback on the download thread.
-private final class CancellationFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func cancel() { flag.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
 
 /// One libcurl easy transfer. It lives on the download thread from creation to release; the C
 /// callbacks reach it through the user-data pointer, which stays valid because `perform()` keeps
@@ -97,6 +91,9 @@ private final class CurlTransfer {
         try set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(request.timeout * 1000, 3_600_000).rounded(.up)))
         try set(CURLOPT_BUFFERSIZE, 256 * 1024)  // Larger reads for file:// and fast links.
         try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        // Which authorities to trust; that certificates are verified is never changed.
+        if let caBundle = request.caBundle { try set(CURLOPT_CAINFO, caBundle) }
+        if let caPath = request.caPath { try set(CURLOPT_CAPATH, caPath) }
 
         for header in request.headers { headerList = ccurl_slist_append(headerList, header) }
         if let headerList { try check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)) }

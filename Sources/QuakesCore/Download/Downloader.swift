@@ -36,16 +36,22 @@ public struct DownloadRequest: Sendable, Equatable {
     public var userAgent: String
     /// Extra request headers, as `Name: value` lines.
     public var headers: [String]
+    /// A PEM file of certificate authorities to trust instead of the system's, for https.
+    public var caBundle: String?
+    /// A folder of certificate authorities to trust, for https.
+    public var caPath: String?
 
     public init(
         url: String, timeout: Double = 60, maximumBytes: Int64 = 1 << 30, userAgent: String,
-        headers: [String] = []
+        headers: [String] = [], caBundle: String? = nil, caPath: String? = nil
     ) {
         self.url = url
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.userAgent = userAgent
         self.headers = headers
+        self.caBundle = caBundle
+        self.caPath = caPath
     }
 }
 

@@ -10,6 +10,11 @@ public struct FeedSource: Sendable, Equatable {
     /// The file, when the source is a local path; it is checked before the download starts, for a
     /// clearer error than libcurl's.
     public var localPath: String?
+    /// True for `-`: the document is read from standard input.
+    public var isStandardInput = false
+
+    /// What `-` is called where a source's URL is recorded (the history, the fetch summary).
+    public static let standardInputURL = "-"
 
     /// Where USGS serves its summary feeds.
     public static let summaryFeedBase = "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/"
@@ -19,12 +24,18 @@ public struct FeedSource: Sendable, Equatable {
     /// The periods of the summary feeds.
     public static let feedPeriods = ["hour", "day", "week", "month"]
 
+    /// Every summary feed name, `significant_hour` to `all_month`.
+    public static let summaryFeedNames = feedThresholds.flatMap { threshold in feedPeriods.map { "\(threshold)_\($0)" } }
+
     /// Resolves `argument`. Anything with `://` is a URL and must be http, https or file; a name such
     /// as `all_day` is a summary feed (write `./all_day` for a file of that name); anything else is a
     /// path, relative to `currentDirectory`.
     public init(_ argument: String, currentDirectory: String) throws(UsageError) {
         label = argument
-        if let schemeEnd = argument.range(of: "://") {
+        if argument == "-" {
+            url = Self.standardInputURL
+            isStandardInput = true
+        } else if let schemeEnd = argument.range(of: "://") {
             let scheme = argument[..<schemeEnd.lowerBound].lowercased()
             guard ["http", "https", "file"].contains(scheme) else {
                 throw UsageError(
@@ -39,6 +50,12 @@ public struct FeedSource: Sendable, Equatable {
             localPath = (path as NSString).standardizingPath
             url = Self.fileURL(forPath: localPath!)
         }
+    }
+
+    /// True for http and https sources, which requests may be made conditional for.
+    public var isHTTP: Bool {
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
     /// True for `{significant,4.5,2.5,1.0,all}_{hour,day,week,month}`.

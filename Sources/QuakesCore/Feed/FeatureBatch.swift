@@ -2,6 +2,9 @@
 struct FeatureBatch: Sendable {
     /// The usable features.
     var quakes: [Quake] = []
+    /// The `QuakeDigest` of each of `quakes`, computed here, by the decoders running in parallel,
+    /// rather than by the store.
+    var digests: [Int64] = []
     /// The features that were skipped, and why.
     var problems: [FeatureProblem] = []
 }
@@ -33,6 +36,7 @@ extension FeatureChunk {
                 case var .quake(quake):
                     quake.feedGenerated = quake.feedGenerated ?? feedGenerated
                     batch.quakes.append(quake)
+                    batch.digests.append(QuakeDigest.of(quake))
                 case let .invalid(reason, id):
                     batch.problems.append(FeatureProblem(index: firstIndex + position, id: id, reason: reason))
                 }

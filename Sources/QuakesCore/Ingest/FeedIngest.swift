@@ -12,7 +12,7 @@ public struct IngestReport: Sendable {
     /// The source, as the user named it.
     public var source: FeedSource
     public var status = Status.ok
-    /// What became of the usable features.
+    /// How many usable features changed an event, and how many did not.
     public var counts = IngestCounts()
     /// How many features were skipped as unusable.
     public var skipped = 0
@@ -84,20 +84,23 @@ struct FeedIngest {
 
     /// One download and ingest, in one transaction.
     private func attemptOnce() async throws -> IngestReport {
-        let isHTTP = !source.url.lowercased().hasPrefix("file:")
+        let isHTTP = source.isHTTP
         let validators = isHTTP && !settings.force ? try await store.feedState(for: source.url) : nil
         var headers: [String] = []
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         let request = DownloadRequest(
             url: source.url, timeout: settings.timeout, maximumBytes: settings.maximumBytes,
-            userAgent: settings.userAgent, headers: headers)
+            userAgent: settings.userAgent, headers: headers, caBundle: settings.caBundle, caPath: settings.caPath)
 
         let writer = BatchWriter(store: store, settings: settings, source: source, progress: progress)
         do {
             try source.checkLocalFile()
             let channel = BlockingChannel<FeedPart>(capacity: channelCapacity)
-            let sink = FeedSink(chunkSize: chunkSize, channel: channel, progress: progress)
+            let sink = GzipDecodingSink(
+                next: FeedSink(chunkSize: chunkSize, channel: channel, progress: progress), url: source.label,
+                maximumBytes: settings.maximumBytes)
+            let downloader: any Downloader = source.isStandardInput ? StandardInputReader() : downloader
             let response = try await withThrowingTaskGroup(of: DownloadResponse.self) { group in
                 group.addTask { [downloader] in
                     do {
@@ -122,16 +125,28 @@ struct FeedIngest {
             var report = writer.report
             report.url = response.url
             report.bodyBytes = response.bodyBytes
+            let now = settings.clock()
             if response.isNotModified {
+                // Only when it was checked is recorded, for `quakes status --fresh-within`.
                 report.status = .notModified
+                try await store.save(
+                    FeedState(
+                        url: source.url, etag: validators?.etag, lastModified: validators?.lastModified,
+                        fetched: validators?.fetched ?? now, checked: now, outcome: report.status.rawValue))
                 return report
             }
+            // A document with features of which none could be stored is a feed gone wrong, not news.
+            if report.features > 0, report.counts.total == 0 {
+                throw UnusableFeedError(source: source.label, features: report.features, problems: report.problems)
+            }
+            // Standard input is no source to follow: what came through it is not recorded.
             let state =
-                isHTTP
-                ? FeedState(
-                    url: source.url, etag: response.etag, lastModified: response.lastModified,
-                    fetched: settings.clock())
-                : nil
+                source.isStandardInput
+                ? nil
+                : FeedState(
+                    url: source.url, etag: isHTTP ? response.etag : nil,
+                    lastModified: isHTTP ? response.lastModified : nil, fetched: now, checked: now,
+                    outcome: report.status.rawValue)
             report.commit = try await writer.commit(feedState: state)
             return report
         } catch {
@@ -225,7 +240,7 @@ private final class BatchWriter {
 
     func write(_ batch: FeatureBatch) async throws {
         if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
-        report.counts += try await store.ingest(batch.quakes, for: ticket!)
+        report.counts += try await store.ingest(batch.quakes, digests: batch.digests, for: ticket!)
         report.skipped += batch.problems.count
         report.problems += batch.problems.prefix(max(0, FeedIngest.problemsReported - report.problems.count))
         progress?.stored(report.features)

@@ -14,6 +14,25 @@ struct FetchSettings: Sendable {
     /// Who the history says wrote the transaction.
     var author = "fetch"
     var userAgent = "quakes/\(Quakes.version)"
+    /// A PEM file of the certificate authorities to trust for https (`--cacert`), instead of the
+    /// system's.
+    var caBundle: String?
+    /// A folder of certificate authorities to trust (`SSL_CERT_DIR`).
+    var caPath: String?
+    /// Takes the certificate authorities from the environment as the curl tool does, unless
+    /// `--cacert` named them: `CURL_CA_BUNDLE`, else `SSL_CERT_DIR` and `SSL_CERT_FILE`. Verification
+    /// itself can never be turned off.
+    mutating func trust(_ variables: [String: String]) {
+        guard caBundle == nil else { return }
+        func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let bundle = value("CURL_CA_BUNDLE") {
+            caBundle = bundle
+        } else {
+            caPath = value("SSL_CERT_DIR")
+            caBundle = value("SSL_CERT_FILE")
+        }
+    }
+
     /// The current time, for history timestamps and `Retry-After` dates.
     var clock: @Sendable () -> Int64 = Environment.systemClock
 }

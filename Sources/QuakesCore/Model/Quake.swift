@@ -103,6 +103,13 @@ public struct Quake: Sendable, Hashable {
         return ids.split(separator: ",").map(String.init).filter { $0 != id }
     }
 
+    /// The quake without the time of the feed it came in: what compares two versions' data.
+    var withoutFeedTime: Quake {
+        var quake = self
+        quake.feedGenerated = nil
+        return quake
+    }
+
     /// True when USGS flags the event as deleted, which removes it from the store.
     public var isDeleted: Bool {
         guard let status, status.utf8.count == 7 else { return false }  // Spares the lower-casing.

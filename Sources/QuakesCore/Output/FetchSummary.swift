@@ -24,11 +24,11 @@ struct FetchSummary {
             if report.skipped > report.problems.count {
                 text += "Warning: \(label): skipped \(report.skipped - report.problems.count) more features\n"
             }
-            let counts = report.counts
+            let events = report.commit ?? QuakeStore.Commit(token: nil)
             text +=
-                "\(label): \(report.features) features, \(counts.inserted) new, \(counts.updated) updated, "
-                + "\(counts.unchanged) unchanged, "
-                + (counts.deleted > 0 ? "\(counts.deleted) deleted, " : "")
+                "\(label): \(report.features) features, \(events.inserted) new, \(events.updated) updated, "
+                + "\(report.counts.unchanged) unchanged, "
+                + (events.deleted > 0 ? "\(events.deleted) deleted, " : "")
                 + "\(report.skipped) skipped (\(timing))\n"
         }
         return text
@@ -39,15 +39,15 @@ struct FetchSummary {
         let entries = zip(sources, outcomes).map { source, outcome -> JSONValue in
             switch outcome {
             case let .success(report):
-                let counts = report.counts
+                let events = report.commit ?? QuakeStore.Commit(token: nil)
                 return .object([
                     ("source", .string(source.label)),
                     ("status", .string(report.status.rawValue)),
                     ("features", .integer(report.features)),
-                    ("inserted", .integer(counts.inserted)),
-                    ("updated", .integer(counts.updated)),
-                    ("unchanged", .integer(counts.unchanged)),
-                    ("deleted", .integer(counts.deleted)),
+                    ("inserted", .integer(events.inserted)),
+                    ("updated", .integer(events.updated)),
+                    ("unchanged", .integer(report.counts.unchanged)),
+                    ("deleted", .integer(events.deleted)),
                     ("skipped", .integer(report.skipped)),
                     (
                         "problems",
@@ -75,7 +75,21 @@ struct FetchSummary {
                 ])
             }
         }
-        return .object([("sources", .array(entries)), ("seconds", .number(rounded(seconds)))])
+        let status = exitStatus
+        return .object([
+            ("sources", .array(entries)), ("status", .string(status == .success ? "ok" : "error")),
+            ("exitCode", .integer(Int(status.code))), ("seconds", .number(rounded(seconds))),
+        ])
+    }
+
+    /// The JSON of a fetch that failed before any source could be tried, or as a whole.
+    static func failure(error: any Error, status: ExitStatus) -> JSONValue {
+        let message = status == Interruption.status(for: SIGINT) || status == Interruption.status(for: SIGTERM)
+            ? "interrupted; nothing unfinished was stored" : String(describing: error)
+        return .object([
+            ("sources", .array([])), ("status", .string("error")), ("error", .string(message)),
+            ("exitCode", .integer(Int(status.code))), ("seconds", .number(0)),
+        ])
     }
 
     /// Success, or the status of the first source that failed.

@@ -7,6 +7,19 @@ public enum ListFormat: String, Sendable, CaseIterable {
     static let form = "one of " + allCases.map(\.rawValue).joined(separator: ", ")
 }
 
+/// What a listing writes beside each quake: its distance from the point of `--near`, and the zone
+/// its calendar sections belong to.
+struct ListingContext: Sendable {
+    /// The point of `--near`, when given.
+    var origin: GeoPoint?
+    /// The zone of day, hour, week and month sections, which sectioned machine formats name.
+    var zone: DisplayZone = .utc
+
+    func distance(to quake: Quake) -> Double? {
+        origin?.distance(to: quake)
+    }
+}
+
 /// Writes a listing in one format as its events arrive, section by section, so that memory stays
 /// flat however long the listing.
 protocol ListingWriter {
@@ -22,13 +35,15 @@ protocol ListingWriter {
 /// `--format json`: an array of quake objects, or of sections holding them.
 struct JSONListingWriter: ListingWriter {
     let output: any TextOutput
+    let context: ListingContext
     private var buffer = JSONBuffer()
     private var first = true
     private var firstSection = true
     private var sectioned = false
 
-    init(output: any TextOutput) {
+    init(output: any TextOutput, context: ListingContext = ListingContext()) {
         self.output = output
+        self.context = context
     }
 
     mutating func begin(sectioned: Bool) {
@@ -42,14 +57,16 @@ struct JSONListingWriter: ListingWriter {
         JSONValue.quote(section.id, into: &header)
         header += ",\"title\":"
         JSONValue.quote(section.title, into: &header)
-        output.write(header + ",\"count\":\(shown),\"quakes\":[")
+        header += ",\"count\":\(shown),\"zone\":"
+        JSONValue.quote(context.zone.name, into: &header)
+        output.write(header + ",\"quakes\":[")
         firstSection = false
         first = true
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
         buffer.raw(first ? "\n" : ",\n")
-        QuakeFormats.writeJSONObject(quake, to: &buffer)
+        QuakeFormats.writeJSONObject(quake, distance: context.distance(to: quake), to: &buffer)
         if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
         first = false
     }
@@ -65,20 +82,24 @@ struct JSONListingWriter: ListingWriter {
     }
 }
 
-/// `--format ndjson`: one quake object per line, with `"section"` when sectioned.
+/// `--format ndjson`: one quake object per line, with `"section"` and `"zone"` when sectioned.
 struct NDJSONListingWriter: ListingWriter {
     let output: any TextOutput
+    let context: ListingContext
     private var buffer = JSONBuffer()
 
-    init(output: any TextOutput) {
+    init(output: any TextOutput, context: ListingContext = ListingContext()) {
         self.output = output
+        self.context = context
     }
 
     mutating func begin(sectioned: Bool) {}
     mutating func beginSection(_ section: QuerySection, shown: Int) {}
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        QuakeFormats.writeJSONObject(quake, section: section?.id, to: &buffer)
+        QuakeFormats.writeJSONObject(
+            quake, distance: context.distance(to: quake), section: section?.id,
+            zone: section == nil ? nil : context.zone.name, to: &buffer)
         buffer.raw(.newline)
         if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
     }
@@ -90,24 +111,33 @@ struct NDJSONListingWriter: ListingWriter {
     }
 }
 
-/// `--format csv`: a header row, then a row per quake (RFC 4180: quoted fields, CRLF line ends).
+/// `--format csv`: a header row, then a row per quake (RFC 4180: quoted fields, CRLF line ends), with
+/// a leading `section` and a last `zone` column when sectioned, and `distanceKm` with `--near`.
 struct CSVListingWriter: ListingWriter {
     let output: any TextOutput
+    let context: ListingContext
     private var sectioned = false
 
-    init(output: any TextOutput) {
+    init(output: any TextOutput, context: ListingContext = ListingContext()) {
         self.output = output
+        self.context = context
     }
 
     mutating func begin(sectioned: Bool) {
         self.sectioned = sectioned
-        output.write(((sectioned ? ["section"] : []) + QuakeFormats.fieldNames).joined(separator: ",") + "\r\n")
+        let columns =
+            (sectioned ? ["section"] : []) + QuakeFormats.fieldNames + (context.origin == nil ? [] : ["distanceKm"])
+            + (sectioned ? ["zone"] : [])
+        output.write(columns.joined(separator: ",") + "\r\n")
     }
 
     mutating func beginSection(_ section: QuerySection, shown: Int) {}
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        output.write(QuakeFormats.csvRow(quake, section: sectioned ? section?.id ?? "" : nil) + "\r\n")
+        output.write(
+            QuakeFormats.csvRow(
+                quake, distance: context.distance(to: quake), section: sectioned ? section?.id ?? "" : nil,
+                zone: sectioned ? context.zone.name : nil) + "\r\n")
     }
 
     mutating func endSection() {}

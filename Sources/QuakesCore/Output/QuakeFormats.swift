@@ -28,9 +28,11 @@ enum QuakeFormats {
         .object(Array(zip(fieldNames, values(quake))) + extraMembers)
     }
 
-    /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, and
-    /// `"section"` last when given: the fast path of long listings.
-    static func writeJSONObject(_ quake: Quake, section: String? = nil, to json: inout JSONBuffer) {
+    /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
+    /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings.
+    static func writeJSONObject(
+        _ quake: Quake, distance: Double? = nil, section: String? = nil, zone: String? = nil, to json: inout JSONBuffer
+    ) {
         json.raw(#"{"id":"#)
         json.string(quake.id)
         json.raw(#","mag":"#)
@@ -91,17 +93,33 @@ enum QuakeFormats {
         json.number(quake.latitude)
         json.raw(#","depth":"#)
         json.number(quake.depth)
+        if let distance {
+            json.raw(#","distanceKm":"#)
+            json.number(roundedDistance(distance))
+        }
         if let section {
             json.raw(#","section":"#)
             json.string(section)
         }
+        if let zone {
+            json.raw(#","zone":"#)
+            json.string(zone)
+        }
         json.raw("}")
     }
 
-    /// The quake as a CSV row (without the line end), RFC 4180 quoted; null is an empty field.
-    static func csvRow(_ quake: Quake, section: String? = nil) -> String {
+    /// A distance in kilometres as listings give it: to the metre.
+    static func roundedDistance(_ kilometres: Double) -> Double {
+        (kilometres * 1000).rounded() / 1000
+    }
+
+    /// The quake as a CSV row (without the line end), RFC 4180 quoted; null is an empty field. The
+    /// section leads, the distance and the zone follow the fields, when given.
+    static func csvRow(_ quake: Quake, distance: Double? = nil, section: String? = nil, zone: String? = nil) -> String {
         var fields = values(quake).map(csvField)
         if let section { fields.insert(csvQuoted(section), at: 0) }
+        if let distance { fields.append(JSONValue.number(roundedDistance(distance))) }
+        if let zone { fields.append(csvQuoted(zone)) }
         return fields.joined(separator: ",")
     }
 
@@ -194,6 +212,38 @@ struct ExtraProperties {
             } while (try? scanner.nextMember(closer: .closeBrace)) == true
             return members
         }
+    }
+
+    /// `dyfi 1, origin 3, shakemap 2`: how many products of each type a detail feed's `products`
+    /// object lists, by type; the raw text when it is not an object of arrays.
+    static func productSummary(_ raw: String) -> String {
+        let bytes = Array(raw.utf8)
+        let counts: [(String, Int)]? = bytes.withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            var counts: [(String, Int)] = []
+            do {
+                guard try scanner.beginObject() else { return [] }
+                repeat {
+                    let key = try scanner.key()
+                    scanner.skipWhitespace()
+                    guard scanner.peek() == .openBracket else { return nil }
+                    var count = 0
+                    if try scanner.beginArray() {
+                        repeat {
+                            try scanner.skipValue()
+                            count += 1
+                        } while try scanner.nextMember(closer: .closeBracket)
+                    }
+                    counts.append((scanner.string(key), count))
+                } while try scanner.nextMember(closer: .closeBrace)
+            } catch {
+                return nil
+            }
+            return counts
+        }
+        guard let counts else { return raw }
+        guard !counts.isEmpty else { return "none" }
+        return counts.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
     /// The raw JSON of member `name`, if present.

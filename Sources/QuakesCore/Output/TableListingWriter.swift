@@ -12,10 +12,13 @@ struct TableListingWriter: ListingWriter {
     let colour: Bool
     /// The terminal's width, when standard output is one.
     let columns: Int?
+    /// The point of `--near`: a distance column follows the depth when given.
+    let origin: GeoPoint?
 
     private enum Line {
         case header(String)
-        case row(time: String, magnitude: String, magnitudeValue: Double?, depth: String, place: String, id: String)
+        case row(
+            time: String, magnitude: String, magnitudeValue: Double?, depth: String, place: String, id: String)
         case blank
     }
 
@@ -28,12 +31,16 @@ struct TableListingWriter: ListingWriter {
     private var sections = 0
     private static let rowsBeforeLayout = 500
 
-    init(output: any TextOutput, zone: DisplayZone, colour: Bool, columns: Int?) {
+    init(output: any TextOutput, zone: DisplayZone, colour: Bool, columns: Int?, origin: GeoPoint? = nil) {
         self.output = output
         self.zone = zone
         self.colour = colour
         self.columns = columns
+        self.origin = origin
     }
+
+    /// The depth cell, and the distance cell after it when there is one.
+    private var depthWidth: Int { origin == nil ? 9 : 9 + 2 + 10 }
 
     mutating func begin(sectioned: Bool) {}
 
@@ -50,7 +57,8 @@ struct TableListingWriter: ListingWriter {
         let local = zone.fields(quake.time)
         let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
         let type = TerminalText.escaped(quake.magnitudeType ?? "")
-        let depth = quake.depth.map { String(format: "%6.1f km", $0) } ?? "     ? km"
+        var depth = quake.depth.map { String(format: "%6.1f km", $0) } ?? "     ? km"
+        if let origin { depth += "  " + String(format: "%7.1f km", origin.distance(to: quake)) }
         add(
             .row(
                 time: CivilTime.date(local) + " " + CivilTime.clock(local),
@@ -89,7 +97,7 @@ struct TableListingWriter: ListingWriter {
             placeWidth = min(widest, 60)
             if let columns {
                 // time, magnitude, depth and id, with two spaces between columns.
-                let fixed = timeWidth + 2 + 10 + 2 + 9 + 2 + 2 + idWidth
+                let fixed = timeWidth + 2 + 10 + 2 + depthWidth + 2 + 2 + idWidth
                 placeWidth = max(10, min(placeWidth!, columns - fixed))
             }
             output.write(render(.header(heading())))
@@ -101,7 +109,8 @@ struct TableListingWriter: ListingWriter {
 
     private func heading() -> String {
         TerminalText.padded(timeHeading, to: timeWidth) + "  " + TerminalText.padded("MAG", to: 10) + "  "
-            + "DEPTH".leftPadded(to: 9, with: " ") + "  " + TerminalText.padded("PLACE", to: placeWidth ?? 5) + "  ID"
+            + "DEPTH".leftPadded(to: 9, with: " ") + (origin == nil ? "" : "  " + "DISTANCE".leftPadded(to: 10, with: " "))
+            + "  " + TerminalText.padded("PLACE", to: placeWidth ?? 5) + "  ID"
     }
 
     private func render(_ line: Line) -> String {

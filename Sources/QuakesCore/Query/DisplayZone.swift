@@ -101,6 +101,18 @@ public struct DisplayZone: Sendable, Equatable {
             + CivilTime.pad(abs(minutes) % 60, 2)
     }
 
+    /// The instant at which this zone's clocks read `local` (milliseconds of a UTC calendar with the
+    /// same fields). A time that happens twice, when clocks are set back, is its first; one that
+    /// never happens, skipped when clocks go forward, is read with the offset before the change, so
+    /// it lands as far past the change as it was past the skipped hour's start.
+    func instant(ofLocal local: Int64) -> Int64 {
+        // No zone changes its offset twice within two days.
+        let before = offset(at: local - 2 * CivilTime.millisecondsPerDay)
+        let after = offset(at: local + 2 * CivilTime.millisecondsPerDay)
+        let candidates = [local - before, local - after].filter { $0 + offset(at: $0) == local }
+        return candidates.min() ?? local - before
+    }
+
     /// Units of local calendar time that sections group by.
     enum Unit: Sendable {
         case hour, day, week, month

@@ -26,6 +26,9 @@ public struct HistoryChange: Sendable, Equatable {
 
     public var id: String
     public var kind: Kind
+    /// For a delete: the event that absorbed this one, when it was re-identified (another version
+    /// named this id as its own).
+    public var mergedInto: String?
 }
 
 /// Reads the persistent history on a read-only connection. Not `Sendable`: it owns the connection.
@@ -54,7 +57,8 @@ final class HistoryReader {
             """)
         try statement.bind(token, at: 1)
         try statement.bind(author, at: 2)
-        let changes = try connection.prepare("SELECT id, change FROM history_change WHERE token = ?1 ORDER BY id")
+        let changes = try connection.prepare(
+            "SELECT id, change, merged_into FROM history_change WHERE token = ?1 ORDER BY id")
         while try statement.step() {
             var transaction = HistoryTransaction(
                 token: statement.int64(at: 0) ?? 0, timestamp: statement.int64(at: 1) ?? 0,
@@ -69,7 +73,7 @@ final class HistoryReader {
                     guard let id = changes.string(at: 0),
                         let kind = changes.string(at: 1).flatMap(HistoryChange.Kind.init)
                     else { continue }
-                    list.append(HistoryChange(id: id, kind: kind))
+                    list.append(HistoryChange(id: id, kind: kind, mergedInto: changes.string(at: 2)))
                 }
                 transaction.changes = list
             }

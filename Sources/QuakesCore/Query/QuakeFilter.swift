@@ -81,6 +81,22 @@ public struct QuakeFilter: Sendable, Equatable {
     }
 }
 
+/// A point on the globe, in degrees.
+public struct GeoPoint: Sendable, Equatable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The great-circle distance to a quake's epicentre, in kilometres.
+    func distance(to quake: Quake) -> Double {
+        Geodesy.distance(latitude: latitude, longitude: longitude, toLatitude: quake.latitude, toLongitude: quake.longitude)
+    }
+}
+
 /// A WHERE clause under construction: conditions to AND, with their parameters in order.
 struct SQLCondition: Sendable {
     private(set) var clauses: [String] = []

@@ -7,6 +7,10 @@ public struct QuakeQuery: Sendable, Equatable {
     public var section: SectionKey?
     /// The first N events in output order; sections keep only what remains.
     public var limit: Int?
+    /// At most N events in each section.
+    public var limitPerSection: Int?
+    /// The point of `--near`: listings give each event's distance from it, and may sort by it.
+    public var origin: GeoPoint?
     /// The zone that local sections (hour, day, week, month) follow.
     public var zone = DisplayZone.utc
 

@@ -70,13 +70,13 @@ final class QueryRunner {
     ) throws {
         var remaining = query.limit ?? Int.max
         guard let key = query.section else {
-            try read(query.filter.condition, query.sort, limit: remaining) { quake in try body(quake, nil) }
+            try read(query.filter.condition, query, limit: remaining) { quake in try body(quake, nil) }
             return
         }
-        if query.sectionsFollowSort {
+        if query.sectionsFollowSort, query.limitPerSection == nil {
             // The sort keeps each section together and in order: one query serves them all.
             let byValue = Dictionary(uniqueKeysWithValues: sections.map { ($0.value, $0) })
-            try read(query.filter.condition, query.sort, limit: remaining) { quake in
+            try read(query.filter.condition, query, limit: remaining) { quake in
                 try body(quake, byValue[key.value(of: quake, zone: zone)])
             }
             return
@@ -84,7 +84,7 @@ final class QueryRunner {
         for section in sections where remaining > 0 {
             let condition = query.filter.condition.and(key.condition(for: section.value, zone: zone))
             var keepGoing = true
-            try read(condition, query.sort, limit: remaining) { quake in
+            try read(condition, query, limit: min(remaining, query.limitPerSection ?? Int.max)) { quake in
                 remaining -= 1
                 keepGoing = try body(quake, section)
                 return keepGoing
@@ -93,27 +93,34 @@ final class QueryRunner {
         }
     }
 
-    /// The event stored under `id`, or the one that lists `id` among its other ids.
+    /// The event stored under `id`, or, for an id stored under another (an id in its `ids`, an old
+    /// id of a re-identified event), the event it leads to; nil when none does.
     func quake(withID id: String) throws -> Quake? {
-        let statement = try connection.prepare(
-            """
-            SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1
-            UNION ALL
-            SELECT \(QuakeColumns.list) FROM quake WHERE id = (SELECT id FROM quake_alias WHERE alias = ?1)
-            LIMIT 1
-            """)
-        try statement.bind(id, at: 1)
-        return try statement.step() ? QuakeColumns.quake(from: statement) : nil
+        let row = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1")
+        let owner = try connection.prepare("SELECT event FROM identity WHERE id = ?1")
+        var current = id
+        var visited: Set<String> = []
+        while visited.insert(current).inserted {
+            row.reset()
+            try row.bind(current, at: 1)
+            if try row.step() { return QuakeColumns.quake(from: row) }
+            owner.reset()
+            try owner.bind(current, at: 1)
+            guard try owner.step(), let event = owner.string(at: 0) else { return nil }
+            current = event
+        }
+        return nil
     }
 
     /// The query plan SQLite chooses for a listing's statement, for tests and `--explain`.
     func plan(_ query: QuakeQuery) throws -> [String] {
         let condition = query.filter.condition
+        let order = query.sort.orderBy(origin: query.origin)
         let statement = try connection.prepare(
             """
-            EXPLAIN QUERY PLAN SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(query.sort.orderBy) LIMIT ?
+            EXPLAIN QUERY PLAN SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(order.clause) LIMIT ?
             """)
-        try statement.bind(condition.values + [.integer(Int64(query.limit ?? -1))])
+        try statement.bind(condition.values + order.values + [.integer(Int64(query.limit ?? -1))])
         var plan: [String] = []
         while try statement.step() { plan.append(statement.string(at: 3) ?? "") }
         return plan
@@ -130,15 +137,16 @@ final class QueryRunner {
     }
 
     private func read(
-        _ condition: SQLCondition, _ sort: SortSpec, limit: Int,
+        _ condition: SQLCondition, _ query: QuakeQuery, limit: Int,
         _ body: (Quake) throws -> Bool
     ) throws {
         guard limit > 0 else { return }
+        let order = query.sort.orderBy(origin: query.origin)
         let statement = try connection.prepare(
             """
-            SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(sort.orderBy) LIMIT ?
+            SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause) \(order.clause) LIMIT ?
             """)
-        try statement.bind(condition.values + [.integer(limit == Int.max ? -1 : Int64(limit))])
+        try statement.bind(condition.values + order.values + [.integer(limit == Int.max ? -1 : Int64(limit))])
         while try statement.step() {
             guard try body(QuakeColumns.quake(from: statement)) else { return }
         }

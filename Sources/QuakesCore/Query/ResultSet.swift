@@ -17,14 +17,7 @@ struct ResultSet: Sendable, Equatable {
 
     /// Reads the result set of `query`.
     init(_ query: QuakeQuery, runner: QueryRunner) throws {
-        var sections: [QuerySection] = []
-        if query.section != nil {
-            var remaining = query.limit ?? Int.max
-            for section in try runner.sections(query) where remaining > 0 {
-                sections.append(section)
-                remaining -= min(section.count, remaining)
-            }
-        }
+        let sections = try runner.sections(query)
         var index = 0
         var current: String?
         try runner.forEachQuake(query, sections: sections) { quake, section in
@@ -66,7 +59,8 @@ struct ResultSet: Sendable, Equatable {
                         oldSection: nil, oldIndex: nil))
                 continue
             }
-            guard old.quake != new.quake else { continue }
+            // A later feed carrying the same version moves only `generated`: not a change of the event.
+            guard old.quake.withoutFeedTime != new.quake.withoutFeedTime else { continue }
             let moved = old.section != new.section || old.index != new.index
             let change = ResultChange(
                 kind: moved ? .move : .update, quake: new.quake, section: new.section,

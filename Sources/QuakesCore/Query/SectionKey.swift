@@ -95,7 +95,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     }
 
     private func alertRank(_ alert: String) -> Int {
-        ["red", "orange", "yellow", "green"].firstIndex(of: alert) ?? 4
+        ["red", "orange", "yellow", "green", "pending"].firstIndex(of: alert) ?? 5
     }
 
     /// The section's id and title: `2021-07-20` and `July 20, 2021`, `4` and `Magnitude 4`.

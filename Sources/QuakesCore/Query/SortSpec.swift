@@ -1,17 +1,20 @@
+import SQLite
+
 /// The order of a listing: `--sort KEY[:asc|:desc][,KEY…]`, with ties broken by time (newest first),
 /// then id, so the order is always fully determined.
 public struct SortSpec: Sendable, Equatable {
     /// What events can be sorted by.
     public enum Key: String, Sendable, CaseIterable {
-        case time, magnitude, depth, place, significance
+        case time, magnitude, depth, place, significance, distance
 
         /// The direction a key takes when none is given: time, magnitude and significance highest
-        /// first, depth shallowest first, place A to Z.
+        /// first, depth shallowest and distance nearest first, place A to Z.
         public var naturallyAscending: Bool {
-            self == .depth || self == .place
+            self == .depth || self == .place || self == .distance
         }
 
-        /// The column, with the collation text needs.
+        /// The column or expression, with the collation text needs; `?` stands for the
+        /// coordinates of `origin`, the point distances are measured from.
         var column: String {
             switch self {
             case .time: "time"
@@ -19,6 +22,7 @@ public struct SortSpec: Sendable, Equatable {
             case .depth: "depth"
             case .place: "place COLLATE \(SQLFunctionNames.caseInsensitive)"
             case .significance: "sig"
+            case .distance: "\(SQLFunctionNames.distance)(latitude, longitude, ?, ?)"
             }
         }
     }
@@ -44,7 +48,10 @@ public struct SortSpec: Sendable, Equatable {
     public static let time = SortSpec([Term(.time)])
 
     /// What `--sort` accepts, for messages.
-    static let form = "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance"
+    static let form = "KEY[:asc|:desc][,KEY…] with KEY one of " + Key.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The words of a sort specification, for completion and suggestions.
+    static let choices = Key.allCases.map(\.rawValue) + ["asc", "desc"]
 
     /// Reads `time`, `magnitude:asc`, `magnitude,depth:desc`; nil when malformed or a key repeats.
     public init?(parsing text: String) {
@@ -71,17 +78,27 @@ public struct SortSpec: Sendable, Equatable {
     /// The primary key.
     public var primary: Term { terms[0] }
 
-    /// `ORDER BY …` with the tie-breakers. Missing values come last in either direction: SQLite
-    /// puts NULL first in ascending order, so ascending terms say `NULLS LAST`, and descending ones
-    /// keep the default, which lets the magnitude index serve them.
-    var orderBy: String {
+    /// True when a key needs the point of `--near`.
+    var needsOrigin: Bool {
+        terms.contains { $0.key == .distance }
+    }
+
+    /// `ORDER BY …` with the tie-breakers, and the values of its parameters (the coordinates of
+    /// `origin` for a distance). Missing values come last in either direction: SQLite puts NULL
+    /// first in ascending order, so ascending terms say `NULLS LAST`, and descending ones keep the
+    /// default, which lets the magnitude index serve them.
+    func orderBy(origin: GeoPoint?) -> (clause: String, values: [SQLValue]) {
+        var values: [SQLValue] = []
         var parts = terms.map { term in
-            term.ascending
+            if term.key == .distance {
+                values += [.real(origin?.latitude ?? 0), .real(origin?.longitude ?? 0)]
+            }
+            return term.ascending
                 ? "\(term.key.column) ASC" + (term.key == .time ? "" : " NULLS LAST")
                 : "\(term.key.column) DESC"
         }
         if !terms.contains(where: { $0.key == .time }) { parts.append("time DESC") }
         parts.append("id ASC")
-        return "ORDER BY " + parts.joined(separator: ", ")
+        return ("ORDER BY " + parts.joined(separator: ", "), values)
     }
 }

@@ -1,18 +1,28 @@
-/// Case-insensitive text matching and ordering, Unicode-aware, with an ASCII fast path.
+import Foundation
+
+/// Text matching and ordering that ignores case and accents, Unicode-aware, with an ASCII fast path.
 ///
-/// Folding is Unicode lower-casing (`Ō` → `ō`), so `ōfunato` finds `Ōfunato`. Most USGS places
-/// are ASCII, which is compared byte by byte without building strings.
+/// Folding decomposes text (NFD), drops the combining marks, and lower-cases what remains: `Ō` and
+/// `ō` become `o`, so `ofunato` and `ŌFUNATO` find `Ōfunato`, `borazjan` finds `Borāzjān`, and text
+/// written composed (NFC) or decomposed (NFD) folds alike. Most USGS places are ASCII, which is
+/// compared byte by byte without building strings.
 enum TextFolding {
     /// The folded form of `text`.
     static func fold(_ text: String) -> String {
-        text.lowercased()
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
+        where scalar.properties.generalCategory != .nonspacingMark {
+            scalars.append(scalar)
+        }
+        return String(scalars).lowercased()
     }
 
     /// True when `haystack`, folded, contains `needle`, which must already be folded.
     static func contains(_ haystack: UnsafeRawBufferPointer, foldedNeedle needle: UnsafeRawBufferPointer) -> Bool {
         guard !needle.isEmpty else { return true }
         if haystack.allSatisfy({ $0 < 0x80 }) {
-            // Lower-casing never makes ASCII from non-ASCII text, nor the reverse.
+            // A folded needle that is still not ASCII cannot be in ASCII text.
             guard needle.allSatisfy({ $0 < 0x80 }) else { return false }
             return asciiContains(haystack, needle)
         }
@@ -33,20 +43,19 @@ enum TextFolding {
         return false
     }
 
-    /// Orders two UTF-8 texts by their folded forms, then by their bytes, so that the order is total.
+    /// Orders two UTF-8 texts by their folded forms: texts that differ only in case and accents
+    /// are equal, and the sort's own tie-breakers (newest first, then id) decide between them.
     static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
         if left.allSatisfy({ $0 < 0x80 }), right.allSatisfy({ $0 < 0x80 }) {
             for (a, b) in zip(left, right) where lowerASCII(a) != lowerASCII(b) {
                 return lowerASCII(a) < lowerASCII(b) ? -1 : 1
             }
-            if left.count != right.count { return left.count < right.count ? -1 : 1 }
-        } else {
-            let a = fold(String(decoding: left, as: UTF8.self))
-            let b = fold(String(decoding: right, as: UTF8.self))
-            if a != b { return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1 }
+            return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
         }
-        for (a, b) in zip(left, right) where a != b { return a < b ? -1 : 1 }
-        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+        let a = fold(String(decoding: left, as: UTF8.self)).unicodeScalars
+        let b = fold(String(decoding: right, as: UTF8.self)).unicodeScalars
+        if a.elementsEqual(b) { return 0 }
+        return a.lexicographicallyPrecedes(b) ? -1 : 1
     }
 
     @inline(__always)

@@ -4,7 +4,7 @@ enum TimeExpression {
     static let durationForm = "a number and a unit s, m, h, d or w, such as 30m, 5h or 1.5d"
     /// What `--since`, `--until` and `--now` accept, for messages.
     static let momentForm =
-        "YYYY-MM-DD, an ISO 8601 date-time with Z or an offset (2021-07-20T14:23:05Z), or a duration before now such as 5h"
+        "YYYY-MM-DD, a date-time such as 2021-07-20T14:23:05 (in the display zone) or with Z or an offset, or a duration before now such as 5h"
 
     /// A duration such as `30m`, `5h`, `1.5d` or `2w`, in milliseconds; nil when malformed or not positive.
     static func duration(_ text: String) -> Int64? {
@@ -22,21 +22,15 @@ enum TimeExpression {
         "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000,
     ]
 
-    /// A moment: `YYYY-MM-DD` (midnight UTC), an ISO 8601 date-time with `Z` or an offset, or a
-    /// duration meaning that long before `now`. Milliseconds since 1970; nil when malformed.
-    static func moment(_ text: String, now: Int64) -> Int64? {
-        if let duration = duration(text) { return now - duration }
-        return dateTime(text)
-    }
-
-    /// `2021-07-20`, `2021-07-20T14:23Z`, `2021-07-20T14:23:05.120+02:00`, `2021-07-20 14:23:05-0700`.
-    static func dateTime(_ text: String) -> Int64? {
+    /// `2021-07-20` (midnight in the display zone), `2021-07-20T14:23` (in the display zone),
+    /// `2021-07-20T14:23:05.120+02:00`, `2021-07-20 14:23:05Z`; nil when malformed.
+    static func dateTime(_ text: String) -> Moment? {
         var reader = TextReader(text)
         guard let year = reader.digits(4), reader.take("-"), let month = reader.digits(2), reader.take("-"),
             let day = reader.digits(2), (1...12).contains(month), day >= 1,
             day <= CivilTime.daysInMonth(year: year, month: month)
         else { return nil }
-        if reader.isAtEnd { return CivilTime.milliseconds(year: year, month: month, day: day) }
+        if reader.isAtEnd { return .localDate(year: year, month: month, day: day) }
         guard reader.take("T") || reader.take("t") || reader.take(" "),
             let hour = reader.digits(2), reader.take(":"), let minute = reader.digits(2), hour < 24, minute < 60
         else { return nil }
@@ -50,6 +44,9 @@ enum TimeExpression {
                 millisecond = fraction
             }
         }
+        let local = CivilTime.milliseconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, millisecond: millisecond)
+        if reader.isAtEnd { return .localTime(local) }
         let offset: Int64
         if reader.take("Z") || reader.take("z") {
             offset = 0
@@ -60,12 +57,45 @@ enum TimeExpression {
             guard let minutes, minutes < 60 else { return nil }
             offset = sign * (hours * 60 + minutes) * 60_000
         } else {
-            return nil  // A local time without a zone would depend on where it is read.
+            return nil
         }
         guard reader.isAtEnd else { return nil }
-        return CivilTime.milliseconds(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-            millisecond: millisecond) - offset
+        return .absolute(local - offset)
+    }
+
+    /// A moment as written in an option: an instant, a time of the display zone's calendar, or a
+    /// duration before now; `resolve` makes it an instant.
+    enum Moment: Sendable, Equatable {
+        /// An instant, in milliseconds since 1970 UTC.
+        case absolute(Int64)
+        /// That many milliseconds before now.
+        case beforeNow(Int64)
+        /// The start of a day of the display zone's calendar.
+        case localDate(year: Int64, month: Int64, day: Int64)
+        /// A wall-clock time of the display zone, as milliseconds of a UTC calendar with the same fields.
+        case localTime(Int64)
+
+        /// A duration before now, or a date or date-time; nil when it is neither.
+        init?(_ text: String) {
+            if let duration = TimeExpression.duration(text) {
+                self = .beforeNow(duration)
+            } else if let moment = TimeExpression.dateTime(text) {
+                self = moment
+            } else {
+                return nil
+            }
+        }
+
+        /// The instant, with `now` for durations and `zone` for calendar times.
+        func resolve(now: Int64, zone: DisplayZone) -> Int64 {
+            switch self {
+            case let .absolute(moment): moment
+            case let .beforeNow(duration): now - duration
+            case let .localDate(year, month, day):
+                zone.start(of: CivilTime.days(year: year, month: month, day: day), in: .day)
+            case let .localTime(local): zone.instant(ofLocal: local)
+            }
+        }
     }
 }
 

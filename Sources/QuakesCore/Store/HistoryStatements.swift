@@ -12,10 +12,11 @@ struct HistoryStatements {
         self.connection = connection
     }
 
-    /// Records a change of an event: `?1` token, `?2` id, `?3` existed before, `?4` remains after.
+    /// Records a change of an event: `?1` token, `?2` id, `?3` existed before, `?4` remains after,
+    /// `?5` the event it was merged into.
     static let recordChangeSQL = """
-        INSERT INTO history_change (token, id, existed, remains) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT (token, id) DO UPDATE SET remains = excluded.remains
+        INSERT INTO history_change (token, id, existed, remains, merged_into) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (token, id) DO UPDATE SET remains = excluded.remains, merged_into = excluded.merged_into
         """
 
     /// Opens a history transaction and returns its token; its time is set when it closes.
@@ -39,7 +40,8 @@ struct HistoryStatements {
         try run(
             """
             UPDATE history_change
-            SET change = CASE WHEN existed = 0 THEN 'insert' WHEN remains = 0 THEN 'delete' ELSE 'update' END
+            SET change = CASE WHEN existed = 0 THEN 'insert' WHEN remains = 0 THEN 'delete' ELSE 'update' END,
+                merged_into = CASE WHEN remains = 0 THEN merged_into END
             WHERE token = ?1
             """, token)
         let counts = try connection.statement(
@@ -76,14 +78,23 @@ struct HistoryStatements {
         try count("SELECT count(*) FROM quake WHERE time < ?1", cutoff)
     }
 
-    /// Deletes the events older than `cutoff` and their aliases, recording each as a delete.
-    func deleteEvents(before cutoff: Int64, token: Int64) throws {
-        try run(
-            """
-            INSERT INTO history_change (token, id, existed, remains) SELECT ?2, id, 1, 0 FROM quake WHERE time < ?1
-            """, cutoff, token)
-        try run("DELETE FROM quake_alias WHERE id IN (SELECT id FROM quake WHERE time < ?1)", cutoff)
+    /// Deletes the events older than `cutoff`, recording each as a delete in the transaction
+    /// `token` (when there is one), and forgets every id whose newest version is that old
+    /// (tombstones among them): a copy of them fetched again is new.
+    func deleteEvents(before cutoff: Int64, token: Int64?) throws {
+        if let token {
+            try run(
+                """
+                INSERT INTO history_change (token, id, existed, remains) SELECT ?2, id, 1, 0 FROM quake WHERE time < ?1
+                """, cutoff, token)
+        }
         try run("DELETE FROM quake WHERE time < ?1", cutoff)
+        try run("DELETE FROM identity WHERE time < ?1", cutoff)
+    }
+
+    /// How many tombstones are older than `cutoff`.
+    func countTombstones(before cutoff: Int64) throws -> Int {
+        try count("SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < ?1", cutoff)
     }
 
     func countTransactions(before cutoff: Int64) throws -> Int {
@@ -100,33 +111,31 @@ struct HistoryStatements {
 
     // MARK: - Feed validators
 
-    /// Saves the validators of a URL, unless they are those already saved.
+    /// Saves what is known of a source: its validators and its last successful fetch.
     func save(_ state: FeedState) throws {
-        if let saved = try feedState(for: state.url), saved.etag == state.etag, saved.lastModified == state.lastModified
-        {
-            return
-        }
-        let statement = try connection.statement(
-            """
-            INSERT INTO feed_state (url, etag, last_modified, fetched) VALUES (?1, ?2, ?3, ?4)
+        let statement = try connection.statement("""
+            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                fetched = excluded.fetched
+                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome
             """)
         try statement.bind(state.url, at: 1)
         try statement.bind(state.etag, at: 2)
         try statement.bind(state.lastModified, at: 3)
         try statement.bind(state.fetched, at: 4)
+        try statement.bind(state.checked, at: 5)
+        try statement.bind(state.outcome, at: 6)
         try statement.run()
     }
 
     func feedState(for url: String) throws -> FeedState? {
-        let statement = try connection.statement("SELECT etag, last_modified, fetched FROM feed_state WHERE url = ?1")
+        let statement = try connection.statement(
+            "SELECT etag, last_modified, fetched, checked, outcome FROM feed_state WHERE url = ?1")
         try statement.bind(url, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return FeedState(
             url: url, etag: statement.string(at: 0), lastModified: statement.string(at: 1),
-            fetched: statement.int64(at: 2) ?? 0)
+            fetched: statement.int64(at: 2) ?? 0, checked: statement.int64(at: 3), outcome: statement.string(at: 4))
     }
 
     // MARK: - Private
@@ -162,8 +171,9 @@ final class HistoryRecorder {
         self.source = source
     }
 
-    /// Notes a change of event `id`: whether it existed before the change, and remains after it.
-    func record(_ id: String, existed: Bool, remains: Bool) throws {
+    /// Notes a change of event `id`: whether it existed before the change, and remains after it, and
+    /// the event it was merged into.
+    func record(_ id: String, existed: Bool, remains: Bool, mergedInto: String? = nil) throws {
         let token = try self.token ?? HistoryStatements(connection).beginTransaction(author: author, source: source)
         self.token = token
         let statement = try recordChange ?? connection.statement(HistoryStatements.recordChangeSQL)
@@ -172,6 +182,7 @@ final class HistoryRecorder {
         try statement.bind(id, at: 2)
         try statement.bind(existed ? 1 : 0, at: 3)
         try statement.bind(remains ? 1 : 0, at: 4)
+        try statement.bind(mergedInto, at: 5)
         try statement.run()
     }
 }

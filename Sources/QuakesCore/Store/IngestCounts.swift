@@ -1,28 +1,23 @@
 /// What storing a set of features did, one count per feature.
+///
+/// How events changed (inserted, updated, deleted, merged) is counted per event id by the history
+/// transaction (`QuakeStore.Commit`), which is what the fetch summary reports; these count features.
 public struct IngestCounts: Sendable, Equatable {
-    /// Features of events that were not stored under any of their ids.
-    public var inserted = 0
-    /// Features newer than the stored event, which they replaced (under the same id or a new one).
-    public var updated = 0
-    /// Features no newer than the stored event, which was left alone.
+    /// Features that inserted, changed or removed an event.
+    public var changed = 0
+    /// Features that changed no event: an equal or older copy of what is stored.
     public var unchanged = 0
-    /// Features with status `deleted` that removed their stored event.
-    public var deleted = 0
 
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0) {
-        self.inserted = inserted
-        self.updated = updated
+    public init(changed: Int = 0, unchanged: Int = 0) {
+        self.changed = changed
         self.unchanged = unchanged
-        self.deleted = deleted
     }
 
     /// Every feature counted.
-    public var total: Int { inserted + updated + unchanged + deleted }
+    public var total: Int { changed + unchanged }
 
     public static func += (lhs: inout IngestCounts, rhs: IngestCounts) {
-        lhs.inserted += rhs.inserted
-        lhs.updated += rhs.updated
+        lhs.changed += rhs.changed
         lhs.unchanged += rhs.unchanged
-        lhs.deleted += rhs.deleted
     }
 }

@@ -77,19 +77,22 @@ public actor QuakeStore {
         }
     }
 
-    /// Stores a batch of features in the ingest's transaction and says what became of each.
-    public func ingest(_ quakes: [Quake], for ticket: IngestTicket) throws(StoreError) -> IngestCounts {
+    /// Stores a batch of features in the ingest's transaction, by the identity rules, and says how
+    /// many changed an event. `digests` are their `QuakeDigest`s, when the caller computed them
+    /// already (the decoders do, in parallel).
+    public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) throws(StoreError)
+        -> IngestCounts
+    {
         try checkActive(ticket)
-        var counts = IngestCounts()
         do {
             let writer = try connection()
-            let statements = try IngestStatements(writer, history: activeHistory!)
+            var statements = try IngestStatements(writer, history: activeHistory!, arena: arena)
             defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
-            try statements.apply(quakes, arena: arena, counts: &counts)
+            let changed = try statements.apply(quakes, digests: digests ?? quakes.map(QuakeDigest.of))
+            return IngestCounts(changed: changed, unchanged: quakes.count - changed)
         } catch {
             throw StoreError(path: path, error)
         }
-        return counts
     }
 
     /// Makes the ingest permanent: closes its history transaction at `timestamp` (dropping it when
@@ -148,10 +151,12 @@ public actor QuakeStore {
             var result = PruneResult()
             if let cutoff {
                 result.events = try history.countEvents(before: cutoff)
-                if !dryRun, result.events > 0 {
-                    let token = try history.beginTransaction(author: "prune", source: nil)
+                result.tombstones = try history.countTombstones(before: cutoff)
+                if !dryRun, result.events + result.tombstones > 0 {
+                    // Tombstones are not events: dropping only them records no history.
+                    let token = result.events > 0 ? try history.beginTransaction(author: "prune", source: nil) : nil
                     try history.deleteEvents(before: cutoff, token: token)
-                    result.token = try history.finishTransaction(token, timestamp: timestamp).token
+                    if let token { result.token = try history.finishTransaction(token, timestamp: timestamp).token }
                 }
             }
             if let historyCutoff {
@@ -211,24 +216,35 @@ public actor QuakeStore {
 public struct PruneResult: Sendable, Equatable {
     /// Events older than the cutoff.
     public var events = 0
+    /// Tombstones of deleted events older than the cutoff.
+    public var tombstones = 0
     /// History transactions older than the history cutoff.
     public var transactions = 0
     /// The history token of the prune, when it deleted events.
     public var token: Int64?
 }
 
-/// The validators of a URL's last response, sent back as `If-None-Match` and `If-Modified-Since`.
+/// What the store keeps of a source: the validators of its last response, sent back as
+/// `If-None-Match` and `If-Modified-Since`, and when a fetch of it last succeeded.
 public struct FeedState: Sendable, Equatable {
     public var url: String
     public var etag: String?
     public var lastModified: String?
-    /// When the response came, in milliseconds since 1970.
+    /// When the last response with a body came, in milliseconds since 1970.
     public var fetched: Int64
+    /// When a fetch of it last succeeded, a stored download or a 304 Not Modified alike.
+    public var checked: Int64?
+    /// How that fetch ended: `ok` (stored) or `not-modified`.
+    public var outcome: String?
 
-    public init(url: String, etag: String?, lastModified: String?, fetched: Int64) {
+    public init(url: String, etag: String?, lastModified: String?, fetched: Int64, checked: Int64? = nil,
+                outcome: String? = nil)
+    {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
         self.fetched = fetched
+        self.checked = checked
+        self.outcome = outcome
     }
 }

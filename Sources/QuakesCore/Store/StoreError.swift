@@ -12,6 +12,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case schema(MigrationError)
         /// The file does not exist (for reading).
         case missing
+        /// The file is another program's database, or not one quakes made; it is left alone.
+        case foreign(String)
+        /// The file is a quakes database of an older schema, which a read command does not upgrade.
+        case olderSchema(found: Int32, latest: Int32)
+        /// A reader cannot open the write-ahead log's files, which are missing and cannot be made.
+        case unreadableLog(SQLiteError)
         case other(String)
     }
 
@@ -35,6 +41,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             "database \(path): \(error)"
         case .missing:
             "database \(path) does not exist; run 'quakes fetch' first"
+        case let .foreign(reason):
+            "database \(path) is not a quakes database: \(reason); quakes leaves it as it is (give another --db)"
+        case let .olderSchema(found, latest):
+            "database \(path) has schema version \(found), older than this version of quakes uses (\(latest)); "
+                + "read commands never write, so run 'quakes fetch' (or 'quakes prune') once to upgrade it"
+        case let .unreadableLog(error):
+            "database \(path): \(error.message): its -wal and -shm files are missing and this user cannot create "
+                + "them in its folder; a fetch by the database's owner puts them back"
         case let .other(text):
             "database \(path): \(text)"
         }

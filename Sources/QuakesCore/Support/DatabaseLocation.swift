@@ -1,20 +1,43 @@
+import Foundation
+
 /// Where the database lives, the same for every command: `--db PATH`, else `$QUAKES_DB`, else
-/// `$XDG_DATA_HOME/quakes/quakes.sqlite`, else `~/.local/share/quakes/quakes.sqlite`.
+/// `$XDG_DATA_HOME/quakes/quakes.sqlite`, else `~/.local/share/quakes/quakes.sqlite`, the home
+/// folder being `$HOME`, or the account's in the password database when `HOME` is unset.
+///
+/// An empty `--db` or `QUAKES_DB` is a mistake (a script's unset variable), never a quiet fallback
+/// to the user's real database.
 enum DatabaseLocation {
     /// The `--db` option every command that touches the database takes.
     static let option = CommandHelp.Option(
         "db", value: "path",
         help: "The database file; missing folders are created.",
-        default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite")
+        default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite",
+        takesPath: true)
 
-    static func path(option: String?, in environment: Environment) -> String {
-        if let option, !option.isEmpty { return environment.absolutePath(option) }
-        if let path = environment.variables["QUAKES_DB"], !path.isEmpty { return environment.absolutePath(path) }
+    /// Reads `--db`, which, when given, must not be empty.
+    static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
+        try arguments.value("db", expected: "a file path (an empty one would fall back to the default database)") {
+            $0.isEmpty ? nil : $0
+        }
+    }
+
+    /// The database's absolute path, from `option` (a `--db` value) and the environment.
+    static func path(option: String?, in environment: Environment) throws(UsageError) -> String {
+        if let option { return environment.absolutePath(option) }
+        if let path = environment.variables["QUAKES_DB"] {
+            guard !path.isEmpty else {
+                throw UsageError("QUAKES_DB is set but empty: unset it, or set it to the database's path")
+            }
+            return environment.absolutePath(path)
+        }
         // The XDG spec says to ignore a relative XDG_DATA_HOME.
         if let data = environment.variables["XDG_DATA_HOME"], data.hasPrefix("/") {
             return data + "/quakes/quakes.sqlite"
         }
-        let home = environment.variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-        return home + "/.local/share/quakes/quakes.sqlite"
+        let home = environment.variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment.accountHome()
+        guard let home, home.hasPrefix("/") else {
+            throw UsageError("No home folder to keep the database in (HOME is unset and the account has none): give --db or set QUAKES_DB")
+        }
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/quakes/quakes.sqlite"
     }
 }

@@ -19,6 +19,9 @@ public struct Environment: Sendable {
     public var clock: @Sendable () -> Int64
     /// SIGINT and SIGTERM, as cancellation.
     public var interruption = Interruption()
+    /// The home folder of the account the process runs as, from the password database: where the
+    /// database lives when `HOME` is unset, as in a system unit without `User=`.
+    public var accountHome: @Sendable () -> String? = Environment.passwordDatabaseHome
 
     public init(
         variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
@@ -80,14 +83,27 @@ public struct Environment: Sendable {
         return variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 
-    /// True when colour may be used on standard output: it is a terminal, and `NO_COLOR` is unset.
+    /// True when colour may be used on standard output: it is a terminal, `NO_COLOR` is unset or
+    /// empty, and `TERM` is not `dumb`.
     public var usesColour: Bool {
-        terminalColumns != nil && (variables["NO_COLOR"] ?? "").isEmpty
+        terminalColumns != nil && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
     }
 
     /// The zone times are shown in: `TZ`'s, or the system's.
     public var displayZone: DisplayZone {
         DisplayZone(tz: variables["TZ"])
+    }
+
+    /// The home folder `getpwuid_r` gives for the real user, or nil.
+    public static let passwordDatabaseHome: @Sendable () -> String? = {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil,
+            let directory = entry.pw_dir
+        else { return nil }
+        let home = String(cString: directory)
+        return home.isEmpty ? nil : home
     }
 
     /// The system's wall clock, in milliseconds since 1970 UTC.

@@ -42,7 +42,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             self = .temporaryFailure
         case is UsageError:
             self = .usage
-        case is FeedError:
+        case is FeedError, is UnusableFeedError:
             self = .dataError
         case let error as DownloadError:
             switch error {

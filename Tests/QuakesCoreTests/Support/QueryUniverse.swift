@@ -95,18 +95,20 @@ enum Expected {
             case (nil, _): return .missingLeft
             case (_, nil): return .missingRight
             case let (a?, b?):
-                let foldedA = Array(a.lowercased().utf8)
-                let foldedB = Array(b.lowercased().utf8)
-                if foldedA != foldedB {
-                    return .values(foldedA.lexicographicallyPrecedes(foldedB) ? .orderedAscending : .orderedDescending)
-                }
-                let bytesA = Array(a.utf8)
-                let bytesB = Array(b.utf8)
-                if bytesA == bytesB { return .values(.orderedSame) }
-                return .values(bytesA.lexicographicallyPrecedes(bytesB) ? .orderedAscending : .orderedDescending)
+                // Places equal but for case and accents are equal: the tie-breakers decide.
+                let foldedA = Array(folded(a).unicodeScalars.map(\.value))
+                let foldedB = Array(folded(b).unicodeScalars.map(\.value))
+                if foldedA == foldedB { return .values(.orderedSame) }
+                return .values(foldedA.lexicographicallyPrecedes(foldedB) ? .orderedAscending : .orderedDescending)
             }
         default: fatalError("unknown key \(key)")
         }
+    }
+
+    /// `text` without case or accents, by Foundation's own folding: the reference `--place` and
+    /// `--sort place` are held to.
+    static func folded(_ text: String?) -> String {
+        (text ?? "").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// The local date of a moment in `zone`, by Foundation's calendar.

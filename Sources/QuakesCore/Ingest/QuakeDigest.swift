@@ -1,0 +1,25 @@
+/// A 64-bit fingerprint of everything a version of an event says, but the feed time it came in.
+///
+/// Two copies of an event that agree in every field have the same digest, whatever feed carried
+/// them; copies that differ in any field almost surely differ in it. The identity rules use it to
+/// see at once whether a copy with the same `updated` changed anything, and as the last tie-breaker
+/// of `EventVersion`, which makes the order of versions total. It is FNV-1a over the quake's JSON
+/// object (every typed field, as listings write it) and its `extra` text: both are canonical, so the
+/// digest of a decoded feature and of the row it was stored as agree. A change to what the JSON
+/// object holds changes every digest, and needs a migration that computes them again.
+enum QuakeDigest {
+    static func of(_ quake: Quake) -> Int64 {
+        var json = JSONBuffer(capacity: 1024)
+        QuakeFormats.writeJSONObject(quake, to: &json)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        for byte in json.bytes { mix(byte) }
+        mix(0)
+        if var extra = quake.extra {
+            extra.withUTF8 { for byte in $0 { mix(byte) } }
+        }
+        return Int64(bitPattern: hash)
+    }
+}
