@@ -101,11 +101,12 @@ public struct ParsedArguments: Sendable {
         return converted
     }
 
-    /// "Did you mean" for the first word of `text` (split at `,` and `:`) that is none of `choices`.
+    /// "Did you mean" for the first word of `text` that is none of `choices`: the words are the
+    /// comma-separated parts, each without what follows a colon (`magnitude:asc`).
     static func hint(for text: String, among choices: [String]) -> String {
         guard !choices.isEmpty else { return "" }
         let known = Set(choices.map { $0.lowercased() })
-        let words = text.split(whereSeparator: { $0 == "," || $0 == ":" }).map(String.init)
+        let words = text.split(separator: ",").map { String($0.split(separator: ":").first ?? "") }
         guard let unknown = words.first(where: { !known.contains($0.lowercased()) }) else { return "" }
         return Suggestion.hint(for: unknown, among: choices)
     }

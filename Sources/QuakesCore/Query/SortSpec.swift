@@ -50,8 +50,8 @@ public struct SortSpec: Sendable, Equatable {
     /// What `--sort` accepts, for messages.
     static let form = "KEY[:asc|:desc][,KEY…] with KEY one of " + Key.allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// The words of a sort specification, for completion and suggestions.
-    static let choices = Key.allCases.map(\.rawValue) + ["asc", "desc"]
+    /// The keys of a sort specification, for completion and suggestions.
+    static let choices = Key.allCases.map(\.rawValue)
 
     /// Reads `time`, `magnitude:asc`, `magnitude,depth:desc`; nil when malformed or a key repeats.
     public init?(parsing text: String) {
