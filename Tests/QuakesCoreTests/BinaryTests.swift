@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import QuakesCore
+
 /// The built `quakes` executable, run as a user or cron runs it.
 @Suite struct BinaryTests {
     struct Result {
@@ -21,45 +23,37 @@ import Testing
         return folder.appendingPathComponent("quakes")
     }()
 
-    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+    private func run(_ arguments: [String], environment: [String: String] = [:], input: FileHandle? = nil)
+        async throws -> Result
+    {
+        let outcome = try await ChildProcess.run(
+            Self.executable, arguments,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 },
+            standardInput: input)
+        return Result(status: outcome.status, standardOutput: outcome.output, standardError: outcome.errors)
     }
 
     @Test func theExecutableWasBuilt() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path), "\(Self.executable.path)")
     }
 
-    @Test func versionAndHelp() throws {
-        let version = try run(["--version"])
+    @Test func versionAndHelp() async throws {
+        let version = try await run(["--version"])
         #expect(version.status == 0)
         #expect(version.standardOutput.hasPrefix("quakes "))
-        let help = try run(["fetch", "--help"])
+        let help = try await run(["fetch", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.hasPrefix("OVERVIEW: Download USGS earthquake feeds"))
     }
 
-    @Test func fetchIsQuietOnSuccessForCron() throws {
+    @Test func fetchIsQuietOnSuccessForCron() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("cron/q.sqlite")
-        let quiet = try run(["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database])
+        let quiet = try await run(["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database])
         #expect(quiet.status == 0)
         #expect(quiet.standardOutput.isEmpty)
         #expect(quiet.standardError.isEmpty)
-        let loud = try run(["fetch", "--db", database, "file://" + Fixtures.path(Fixtures.alerts)])
+        let loud = try await run(["fetch", "--db", database, "file://" + Fixtures.path(Fixtures.alerts)])
         #expect(loud.status == 0)
         #expect(loud.standardError.contains(": 18 features, 0 new, 0 updated, 18 unchanged, 0 skipped ("))
     }
@@ -76,22 +70,22 @@ import Testing
             ),
             (["frobnicate"], 64, "Error: Unknown subcommand 'frobnicate'\n"),
         ] as [([String], Int32, String)])
-    func errorsAreOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) throws {
+    func errorsAreOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) async throws {
         let folder = try TemporaryDirectory()
-        let result = try run(arguments.map { $0 == "DB" ? folder.file("q.sqlite") : $0 })
+        let result = try await run(arguments.map { $0 == "DB" ? folder.file("q.sqlite") : $0 })
         #expect(result.status == status)
         #expect(result.standardError.hasPrefix(message))
         #expect(!result.standardError.contains("Backtrace"))
         #expect(!result.standardError.contains("Fatal error"))
     }
 
-    @Test func aMalformedFeedExitsWith65AndLeavesTheDatabaseAlone() throws {
+    @Test func aMalformedFeedExitsWith65AndLeavesTheDatabaseAlone() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        #expect(try run(["fetch", "--db", database, Fixtures.path(Fixtures.fourFiveLater)]).status == 0)
+        #expect(try await run(["fetch", "--db", database, Fixtures.path(Fixtures.fourFiveLater)]).status == 0)
         let before = try DatabaseState(path: database)
         let html = try folder.write("page.html", "<!doctype html><title>Service Unavailable</title>")
-        let result = try run(["fetch", "--db", database, html])
+        let result = try await run(["fetch", "--db", database, html])
         #expect(result.status == 65)
         #expect(
             result.standardError
@@ -100,32 +94,27 @@ import Testing
         #expect(try DatabaseState(path: database) == before)
     }
 
-    @Test func aClosedPipeEndsAListingQuietly() throws {
+    @Test func aClosedPipeEndsAListingQuietly() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         #expect(
-            try run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)])
+            try await run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)])
                 .status == 0)
         for format in ["ndjson", "table"] {
-            let process = Process()
-            process.executableURL = Self.executable
-            process.arguments = ["list", "--db", database, "--format", format]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            let child = try ChildProcess(Self.executable, ["list", "--db", database, "--format", format])
+            let output = try #require(child.outputHandle)
             // Like `head -1`: read one line, then go away.
-            var line: [UInt8] = []
-            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A {
-                line.append(byte)
+            let line = try await Blocking.run {
+                var line: [UInt8] = []
+                while let byte = try output.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+                try output.close()
+                return line
             }
-            try output.fileHandleForReading.close()
-            process.waitUntilExit()
+            let outcome = await child.finish(readOutput: false)
             #expect(!line.isEmpty)
-            #expect(process.terminationReason == .exit)
-            #expect(process.terminationStatus == 0)
-            #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+            #expect(outcome.reason == .exit)
+            #expect(outcome.status == 0)
+            #expect(outcome.errors.isEmpty)
         }
     }
 }

@@ -173,6 +173,8 @@ import Testing
                                               than a duration.
                       watch                   Fetch a feed every interval and print how the result
                                               of a query changes.
+                      status                  Show what the database holds and when each source was
+                                              last fetched.
                       help                    Show subcommand help information.
 
                       See 'quakes help <subcommand>' for detailed help.

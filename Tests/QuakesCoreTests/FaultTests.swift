@@ -10,26 +10,9 @@ import Testing
 @Suite(.serialized) struct FaultTests {
     /// Runs the binary through `/bin/sh -c` with `setup` before it (a `ulimit`, a `umask`), or as
     /// the unprivileged `nobody` when `asNobody`; returns the status and standard error.
-    private func run(_ arguments: [String], setup: String = "", asNobody: Bool = false) throws -> (Int32, String) {
-        let process = Process()
-        let quoted = ([BinaryTests.executable.path] + arguments).map {
-            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
-        let script = (setup.isEmpty ? "" : setup + "; ") + "exec " + quoted.joined(separator: " ")
-        if asNobody && getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", script]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-        }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    private func run(_ arguments: [String], setup: String = "", asNobody: Bool = false) async throws -> (Int32, String) {
+        let outcome = try await UnprivilegedUser.run(arguments, setup: setup, asNobody: asNobody)
+        return (outcome.status, outcome.errors)
     }
 
     /// A database holding the 2023 significant feed, and its content.
@@ -43,7 +26,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let (database, before) = try await seeded(folder)
         // 1 MB: the file and its log cannot grow by the 2 MB feed.
-        let (status, message) = try run(
+        let (status, message) = try await run(
             ["fetch", "--db", database, Fixtures.path(Fixtures.weekAfter)], setup: "ulimit -f 1024")
         #expect(status == 74)
         #expect(message.hasPrefix("Error: database \(database): "), "\(message)")
@@ -63,17 +46,19 @@ import Testing
         chmod(folder.path, 0o755)
         chmod(locked, 0o555)
         defer { chmod(locked, 0o755) }
-        let (status, message) = try run(
-            ["fetch", "--db", locked + "/q.sqlite", Fixtures.path(Fixtures.alerts)], asNobody: true)
+        let (status, message) = try await run(
+            ["fetch", "--db", locked + "/q.sqlite", try UnprivilegedUser.readable(Fixtures.path(Fixtures.alerts))],
+            asNobody: true)
         #expect(status == 74)
         #expect(message.hasPrefix("Error: "), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: locked + "/q.sqlite"))
-        // A database whose folder cannot be written to: not even a read succeeds without the WAL's index.
+        // A database this user may read but not write: a fetch is refused whole.
         chmod(database, 0o644)
         chmod(folder.path, 0o555)
         defer { chmod(folder.path, 0o755) }
-        let (writeStatus, writeMessage) = try run(
-            ["fetch", "--db", database, Fixtures.path(Fixtures.nullPlaces)], asNobody: true)
+        let (writeStatus, writeMessage) = try await run(
+            ["fetch", "--db", database, try UnprivilegedUser.readable(Fixtures.path(Fixtures.nullPlaces))],
+            asNobody: true)
         #expect(writeStatus == 74, "\(writeMessage)")
         #expect(writeMessage.hasPrefix("Error: "), "\(writeMessage)")
         chmod(folder.path, 0o755)
@@ -101,7 +86,7 @@ import Testing
             ["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], ["count", "--db", database],
             ["list", "--db", database],
         ] {
-            let (status, message) = try run(arguments)
+            let (status, message) = try await run(arguments)
             #expect(status == 74, "\(arguments[0]): \(message)")
             #expect(message.hasPrefix("Error: database \(database): "), "\(arguments[0]): \(message)")
             #expect(try Fixtures.contents(of: database) == bytes, "\(arguments[0]) changed the file")
@@ -118,7 +103,7 @@ import Testing
         let (database, _) = try await seeded(folder)
         try Connection(path: database).execute("PRAGMA user_version = 99")
         let bytes = try Fixtures.contents(of: database)
-        let (status, message) = try run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
+        let (status, message) = try await run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
         #expect(status == 74)
         #expect(message.contains("newer"), "\(message)")
         #expect(try Fixtures.contents(of: database) == bytes)
@@ -131,10 +116,10 @@ import Testing
         let folder = try TemporaryDirectory()
         for (umask, mode) in [("022", 0o644), ("077", 0o600)] {
             let database = folder.file("q-\(umask).sqlite")
-            let (status, message) = try run(
+            let (status, message) = try await run(
                 ["fetch", "--db", database, Fixtures.path(Fixtures.emptyFeed)], setup: "umask \(umask)")
             #expect(status == 0, "\(message)")
-            for file in [database, database + ".lock"] {
+            for file in [database, database + ".lock", database + "-wal", database + "-shm"] {
                 let attributes = try FileManager.default.attributesOfItem(atPath: file)
                 #expect((attributes[.posixPermissions] as? Int) == mode, "\(file) under umask \(umask)")
             }
@@ -164,28 +149,24 @@ import Testing
             _ = await QuakesRun.fetch([feed], database: copy)
             let ifCompleted = try DatabaseContent(path: copy).tables["quake"]
 
-            let process = Process()
-            process.executableURL = BinaryTests.executable
-            process.arguments = ["fetch", "--db", database, feed]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let child = try ChildProcess(
+                BinaryTests.executable, ["fetch", "--db", database, feed], captureOutput: false, captureErrors: false)
             // A fetch of one of these feeds takes the debug binary about 0.3 s from start to exit,
-            // so most signals land inside it, at any stage, and some after it.
+            // so most signals land inside it, at any stage, and some after it: the moment is the
+            // point of the test, chosen at random, not a pace it waits for.
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &generator)))
-            kill(process.processIdentifier, Bool.random(using: &generator) ? SIGKILL : SIGTERM)
-            process.waitUntilExit()
+            kill(child.identifier, Bool.random(using: &generator) ? SIGKILL : SIGTERM)
+            let process = await child.finish()
 
             #expect(try DatabaseContent.integrity(of: database) == "ok", "iteration \(iteration)")
             let now = try DatabaseContent(path: database).tables["quake"]
-            if process.terminationReason == .exit && process.terminationStatus == 0 {
+            if process.reason == .exit && process.status == 0 {
                 completed += 1
                 #expect(now == ifCompleted, "iteration \(iteration): a completed fetch is not all there")
             } else {
                 interrupted += 1
                 #expect(
-                    [143, 15, 9].contains(process.terminationStatus),
-                    "iteration \(iteration): \(process.terminationStatus)")
+                    [143, 15, 9].contains(process.status), "iteration \(iteration): \(process.status)")
                 #expect(now == expected || now == ifCompleted, "iteration \(iteration): a partial fetch was stored")
             }
             expected = now

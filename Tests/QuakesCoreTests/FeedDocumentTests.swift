@@ -16,8 +16,8 @@ import Testing
         #expect(decoded.quakes.map(\.normalized) == reference.quakes.map(\.normalized))
     }
 
-    @Test func theEscapedFeedDecodesToWhatTheReferenceDecoderReads() throws {
-        let bytes = try Fixtures.gunzipped(Fixtures.escapedGzip)
+    @Test func theEscapedFeedDecodesToWhatTheReferenceDecoderReads() async throws {
+        let bytes = try await Fixtures.gunzipped(Fixtures.escapedGzip)
         let decoded = try DecodedDocument(bytes)
         #expect(decoded.quakes.count == 4119)
         #expect(decoded.quakes == (try ReferenceDecoder.decode(Data(bytes))).quakes)

@@ -27,12 +27,15 @@ import Testing
             task = Task { [environment] in await Quakes.main(["watch"] + arguments, in: environment) }
         }
 
-        /// Waits until `condition` holds of the output, for up to ten minutes (a loaded machine
-        /// under a sanitizer is slow; an idle one takes well under a second).
-        func wait(until condition: (String) -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(600)
-            while !condition(output.text), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+        /// Waits until `condition` holds of the output (a loaded machine under a sanitizer is slow;
+        /// an idle one takes well under a second); one that never comes fails the test, with what
+        /// the watch printed.
+        func wait(until condition: @escaping (String) -> Bool) async throws {
+            let output = output
+            let errors = errors
+            try await StalledFetch.waitUntil("the watch printed what was expected (so far: \(output.text) \(errors.text))")
+            {
+                condition(output.text)
             }
         }
 
@@ -115,8 +118,7 @@ import Testing
 
         try await watch.wait { $0.split(separator: "\n").count >= expected.count }
         // A third pass must report nothing more: wait until a fourth has begun, so the third is over.
-        let deadline = ContinuousClock.now + .seconds(600)
-        while server.received.count < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await StalledFetch.waitUntil("a fourth pass began") { server.received.count >= 4 }
         #expect(await watch.stop() == .success)
         #expect(watch.errors.text.isEmpty)
         let got = try reported(watch.output.text)

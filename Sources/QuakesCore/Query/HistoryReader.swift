@@ -83,6 +83,11 @@ final class HistoryReader {
 
     /// The newest token ever issued, 0 before the first; pruned history does not lower it.
     func lastToken() throws -> Int64 {
+        try Self.lastToken(on: connection)
+    }
+
+    /// The newest token ever issued in the database of `connection`.
+    static func lastToken(on connection: Connection) throws -> Int64 {
         let statement = try connection.prepare(
             """
             SELECT max(coalesce((SELECT max(token) FROM history_transaction), 0),

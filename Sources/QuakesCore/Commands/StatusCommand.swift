@@ -1,0 +1,134 @@
+/// `quakes status [--fresh-within DURATION]`: what the database holds and how current it is, for
+/// people and for monitoring.
+struct StatusCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes status",
+        abstract: "Show what the database holds and when each source was last fetched.",
+        discussion: """
+            The database, its schema version, its events and tombstones, their time range, the newest \
+            event, the newest history token, and for each source when a fetch of it last succeeded (a \
+            stored download or a 304 Not Modified), with its validators. With --fresh-within it exits \
+            with status 1 when no fetch succeeded in that time: a check for monitoring.
+            """,
+        options: [
+            DatabaseLocation.option,
+            .init(
+                "fresh-within", value: "duration",
+                help: "Exit with status 1 unless a fetch succeeded within DURATION (2h, 30m…) of now."),
+            .init("now", value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
+            CommonOptions.format(Format.self, help: "table or json.", default: .table),
+            CommonOptions.utc,
+        ])
+
+    enum Format: String, Sendable, CaseIterable {
+        case table, json
+    }
+
+    var database: String?
+    var freshWithin: Int64?
+    var now: TimeExpression.Moment?
+    var format: Format
+    var utc: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+        database = try DatabaseLocation.option(arguments)
+        freshWithin = try arguments.value(
+            "fresh-within", expected: TimeExpression.durationForm, TimeExpression.duration)
+        now = try arguments.value("now", expected: TimeExpression.momentForm, TimeExpression.Moment.init)
+        format = try CommonOptions.format(arguments, default: .table)
+        utc = arguments.flag("utc")
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let zone = environment.zone(utc: utc)
+        let now = try FilterOptions.now(now, in: environment, zone: zone)
+        let path = try DatabaseLocation.path(option: database, in: environment)
+        let status = try await Blocking.run { try DatabaseStatus.read(path) }
+        let fresh = freshWithin.map { window in (status.lastSuccess ?? .min) >= now - window }
+        switch format {
+        case .json: environment.standardOutput.writeLine(Self.json(status, fresh: fresh).serialized())
+        case .table: environment.standardOutput.write(Self.table(status, zone: zone))
+        }
+        guard fresh != false, let freshWithin else { return .success }
+        let last = status.lastSuccess.map { "the last one: \(Self.time($0, zone: zone))" } ?? "none ever did"
+        environment.standardError.writeLine(
+            "Error: no fetch succeeded within \(formatDuration(freshWithin)) of \(Self.time(now, zone: zone)) (\(last))")
+        return .failure
+    }
+
+    /// `{"database":…,"schemaVersion":n,"events":n,"tombstones":n,"earliest":…,"latest":…,
+    /// "newest":{quake}|null,"lastToken":n,"sources":[…]}`, and `"fresh"` with `--fresh-within`.
+    static func json(_ status: DatabaseStatus, fresh: Bool?) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("database", .string(status.path)),
+            ("schemaVersion", .integer(Int64(status.schemaVersion))),
+            ("events", .integer(status.events)),
+            ("tombstones", .integer(status.tombstones)),
+            ("earliest", .string(status.earliest.map(CivilTime.iso8601))),
+            ("latest", .string(status.latest.map(CivilTime.iso8601))),
+            ("newest", status.newest.map { QuakeFormats.jsonObject($0) } ?? .null),
+            ("lastToken", .integer(status.lastToken)),
+            ("lastSuccess", .string(status.lastSuccess.map(CivilTime.iso8601))),
+            (
+                "sources",
+                .array(
+                    status.sources.map { source in
+                        .object([
+                            ("url", .string(source.url)),
+                            ("checked", .string(source.checked.map(CivilTime.iso8601))),
+                            ("outcome", .string(source.outcome)),
+                            ("etag", .string(source.etag)),
+                            ("lastModified", .string(source.lastModified)),
+                        ])
+                    })
+            ),
+        ]
+        if let fresh { members.append(("fresh", .bool(fresh))) }
+        return .object(members)
+    }
+
+    /// `name  value` lines, times in the display zone.
+    static func table(_ status: DatabaseStatus, zone: DisplayZone) -> String {
+        var rows: [(String, String)] = [
+            ("database", status.path),
+            ("schema", "version \(status.schemaVersion)"),
+            ("events", String(status.events)),
+            ("tombstones", String(status.tombstones)),
+        ]
+        if let earliest = status.earliest, let latest = status.latest {
+            rows.append(("time range", "\(time(earliest, zone: zone)) to \(time(latest, zone: zone))"))
+        }
+        if let newest = status.newest {
+            let magnitude = newest.magnitude.map { "M \(JSONValue.number($0))" } ?? "M ?"
+            rows.append(("newest event", "\(newest.id), \(magnitude), \(newest.place ?? "-"), \(time(newest.time, zone: zone))"))
+        }
+        rows.append(("history token", String(status.lastToken)))
+        rows.append(("last success", status.lastSuccess.map { time($0, zone: zone) } ?? "never"))
+        for source in status.sources {
+            rows.append(("source", source.url))
+            rows.append(("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
+            if let etag = source.etag { rows.append(("  etag", etag)) }
+            if let lastModified = source.lastModified { rows.append(("  last modified", lastModified)) }
+        }
+        let width = rows.map { TerminalText.width($0.0) }.max() ?? 0
+        return rows.map { name, value in
+            TerminalText.padded(name, to: width) + "  " + TerminalText.escaped(value) + "\n"
+        }.joined()
+    }
+
+    /// `2021-07-22 20:39:44 UTC`: a moment in the display zone.
+    static func time(_ milliseconds: Int64, zone: DisplayZone) -> String {
+        let local = zone.fields(milliseconds)
+        return "\(CivilTime.date(local)) \(CivilTime.clock(local)) \(zone.name)"
+    }
+}
+
+/// `2h`, `90m`, `1.5d`: a duration as `--last` takes it, in its largest whole unit.
+func formatDuration(_ milliseconds: Int64) -> String {
+    for (unit, size) in [("w", Int64(604_800_000)), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+    where milliseconds >= size && milliseconds % size == 0 {
+        return "\(milliseconds / size)\(unit)"
+    }
+    return "\(formatSeconds(Double(milliseconds) / 1000))s"
+}

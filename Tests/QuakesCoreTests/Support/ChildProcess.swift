@@ -1,0 +1,79 @@
+import Foundation
+
+@testable import QuakesCore
+
+/// A program run as a child process from async tests, without blocking Swift's cooperative pool.
+///
+/// The pool has one thread per core (two here): a test that waited for a child with
+/// `waitUntilExit()` or read its pipes with `readDataToEndOfFile()` on it would hold a thread for as
+/// long as the child ran, and a few such tests at once stall every other test, and the servers and
+/// pipelines those tests drive. Every blocking wait here runs on a thread of its own (`Blocking`).
+struct ChildProcess: Sendable {
+    /// How a child ended, and what it wrote.
+    struct Outcome: Sendable {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var outputData: Data
+        var errors: String
+
+        var output: String { String(decoding: outputData, as: UTF8.self) }
+    }
+
+    let process: Process
+    private let output: Pipe?
+    private let errors: Pipe?
+
+    /// Starts `executable`; standard output and error are captured unless said otherwise.
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        captureOutput: Bool = true, captureErrors: Bool = true, standardInput: FileHandle? = nil
+    ) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        output = captureOutput ? Pipe() : nil
+        errors = captureErrors ? Pipe() : nil
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
+        if let standardInput { process.standardInput = standardInput }
+        try process.run()
+    }
+
+    /// The read end of standard output, for tests that read it as it comes.
+    var outputHandle: FileHandle? { output?.fileHandleForReading }
+
+    var identifier: Int32 { process.processIdentifier }
+
+    /// Waits for the child to end, reading both pipes at once (a child that fills one while the
+    /// other is being read would otherwise never end); `readOutput: false` when the test read and
+    /// closed standard output itself.
+    func finish(readOutput: Bool = true) async -> Outcome {
+        async let outputData = Self.readAll(readOutput ? output : nil)
+        async let errorData = Self.readAll(errors)
+        let (out, err) = await (outputData, errorData)
+        let process = process
+        _ = try? await Blocking.run { process.waitUntilExit() }
+        return Outcome(
+            status: process.terminationStatus, reason: process.terminationReason, outputData: out,
+            errors: String(decoding: err, as: UTF8.self))
+    }
+
+    private static func readAll(_ pipe: Pipe?) async -> Data {
+        guard let handle = pipe?.fileHandleForReading else { return Data() }
+        return (try? await Blocking.run { handle.readDataToEndOfFile() }) ?? Data()
+    }
+
+    /// Runs `executable` to its end.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        standardInput: FileHandle? = nil
+    ) async throws -> Outcome {
+        try await ChildProcess(executable, arguments, environment: environment, standardInput: standardInput).finish()
+    }
+
+    /// Runs a shell command line to its end.
+    static func shell(_ script: String, environment: [String: String]? = nil) async throws -> Outcome {
+        try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
+    }
+}

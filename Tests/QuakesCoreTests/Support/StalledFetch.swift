@@ -1,0 +1,78 @@
+import Foundation
+import LocalHTTPServer
+import Testing
+
+/// A fetch that is certain to be running until the test lets it end: a big feed served all but
+/// its last kilobyte, then held until `release`. And the events a test waits for instead of
+/// sleeping: the writer lock taken, the write transaction open.
+enum StalledFetch {
+    /// How many features the big feed has: enough for the debug binary to spend a few seconds
+    /// storing them; a sanitized binary, several times slower, takes about as long with fewer.
+    static let featureCount =
+        switch SuiteMode.sanitizer {
+        case "thread": 10_000
+        case "address": 30_000
+        default: 60_000
+        }
+
+    /// The big feed, written once per test process.
+    static let feed: String = {
+        let path = NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
+        try? LargeFeed.write(count: featureCount, to: path)
+        return path
+    }()
+
+    static let path = "/big.geojson"
+
+    /// A server that sends all of the big feed but its last kilobyte and then waits for
+    /// `release(StalledFetch.path)`.
+    static func server() throws -> LocalHTTPServer {
+        let server = try LocalHTTPServer()
+        let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: feed)))
+        server.route(path, .stalled(body: body, sent: body.count - 1024))
+        return server
+    }
+
+    /// Waits until `condition` holds, looking every 20 ms, for up to `seconds`; a condition that
+    /// never comes is a failure of the test, recorded with `what`, and thrown.
+    static func waitUntil(_ what: @autoclosure () -> String, seconds: Int = 300, _ condition: () throws -> Bool)
+        async throws
+    {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !(try condition()) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out after \(seconds) s waiting until \(what())")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The lines of `/proc/locks` about the file at `path`.
+    private static func locks(on path: String) -> [[Substring]] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        return locks.split(separator: "\n").map { $0.split(separator: " ") }.filter { fields in
+            fields.contains { $0.hasSuffix(":\(status.st_ino)") }
+        }
+    }
+
+    /// Waits until some process holds the `flock` on `path` (a writer lock), as `/proc/locks`
+    /// shows, without touching the lock itself.
+    static func waitUntilLocked(_ path: String) async throws {
+        try await waitUntil("\(path) is locked") {
+            locks(on: path).contains { $0.contains("FLOCK") }
+        }
+    }
+
+    /// Waits until a process holds SQLite's WAL write lock on `database`: a write transaction is
+    /// open (byte 120 of the `-shm` file, `WALINDEX_LOCK_OFFSET`, is SQLite's `WAL_WRITE_LOCK`).
+    static func waitUntilWriting(_ database: String) async throws {
+        try await waitUntil("a transaction writes \(database)") {
+            locks(on: database + "-shm").contains { fields in
+                fields.contains("POSIX") && fields.contains("WRITE") && fields.suffix(2) == ["120", "120"]
+            }
+        }
+    }
+}
