@@ -26,11 +26,13 @@ struct ChildProcess: Sendable {
     /// Starts `executable`; standard output and error are captured unless said otherwise.
     init(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-        captureOutput: Bool = true, captureErrors: Bool = true, standardInput: FileHandle? = nil
+        captureOutput: Bool = true, captureErrors: Bool = true, standardInput: FileHandle? = nil,
+        directory: String? = nil
     ) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let environment { process.environment = environment }
         output = captureOutput ? Pipe() : nil
         errors = captureErrors ? Pipe() : nil
