@@ -50,7 +50,7 @@ struct StatusCommand: Command {
         case .json: environment.standardOutput.writeLine(Self.json(status, fresh: fresh).serialized())
         case .table: environment.standardOutput.write(Self.table(status, zone: zone))
         }
-        guard fresh != false, let freshWithin else { return .success }
+        guard fresh == false, let freshWithin else { return .success }
         let last = status.lastSuccess.map { "the last one: \(Self.time($0, zone: zone))" } ?? "none ever did"
         environment.standardError.writeLine(
             "Error: no fetch succeeded within \(formatDuration(freshWithin)) of \(Self.time(now, zone: zone)) (\(last))")

@@ -1,0 +1,83 @@
+import Foundation
+import LocalHTTPServer
+import Testing
+
+@testable import QuakesCore
+
+/// `quakes status`: what the database holds, and whether a fetch succeeded recently enough, for
+/// monitoring.
+@Suite struct StatusTests {
+    @Test func itReportsTheDatabaseItsEventsAndEachSource() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        server.route(
+            "/feed", .conditional(body: try Fixtures.bytes(Fixtures.alerts), etag: "\"v1\"", lastModified: nil))
+        _ = await QuakesRun.run(["fetch", "--db", database, server.url("/feed")], now: 1_700_000_000_000)
+        _ = await QuakesRun.run(
+            ["fetch", "--db", database, Fixtures.path(Fixtures.fourFiveLater)], now: 1_700_000_100_000)
+        // The second fetch of the server's feed is answered 304: a success too.
+        _ = await QuakesRun.run(["fetch", "--db", database, server.url("/feed")], now: 1_700_000_200_000)
+
+        let json = await QuakesRun.run(["status", "--db", database, "--format", "json"])
+        #expect(json.status == .success, "\(json.standardError)")
+        let status = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let quakes = try QuakeReader(path: database).allQuakes()
+        #expect(status["database"] as? String == database)
+        #expect(status["schemaVersion"] as? Int == 3)
+        #expect(status["events"] as? Int == quakes.count)
+        #expect(status["tombstones"] as? Int == 0)
+        #expect(status["earliest"] as? String == CivilTime.iso8601(quakes.map(\.time).min()!))
+        #expect(status["latest"] as? String == CivilTime.iso8601(quakes.map(\.time).max()!))
+        let newest = try #require(status["newest"] as? [String: Any])
+        #expect(newest["id"] as? String == quakes.max { $0.time < $1.time }?.id)
+        #expect(status["lastToken"] as? Int == 2)
+        #expect(status["lastSuccess"] as? String == "2023-11-14T22:16:40.000Z")
+        let sources = try #require(status["sources"] as? [[String: Any]])
+        #expect(sources.count == 2)
+        let http = try #require(sources.first { ($0["url"] as? String)?.hasPrefix("http") == true })
+        #expect(http["outcome"] as? String == "not-modified")
+        #expect(http["etag"] as? String == "\"v1\"")
+        #expect(http["checked"] as? String == "2023-11-14T22:16:40.000Z")
+        let file = try #require(sources.first { ($0["url"] as? String)?.hasPrefix("file") == true })
+        #expect(file["outcome"] as? String == "ok")
+        #expect(status["fresh"] == nil)
+
+        let table = await QuakesRun.run(["status", "--db", database, "--utc"])
+        #expect(table.standardOutput.contains("events         \(quakes.count)\n"), "\(table.standardOutput)")
+        #expect(table.standardOutput.contains("last success   2023-11-14 22:16:40 UTC\n"))
+        #expect(table.standardOutput.contains("  checked      2023-11-14 22:16:40 UTC (not-modified)\n"))
+    }
+
+    @Test func freshWithinExitsWith1WhenNoFetchSucceededInTime() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], now: 1_700_000_000_000)
+        let fresh = await QuakesRun.run(
+            ["status", "--db", database, "--fresh-within", "2h", "--format", "json"], now: 1_700_000_000_000 + 7_000_000)
+        #expect(fresh.status == .success)
+        #expect(fresh.standardOutput.contains(#""fresh":true"#))
+        let stale = await QuakesRun.run(
+            ["status", "--db", database, "--fresh-within", "2h", "--format", "json", "--utc"],
+            now: 1_700_000_000_000 + 7_300_000)
+        #expect(stale.status == .failure)
+        #expect(stale.standardOutput.contains(#""fresh":false"#))
+        #expect(
+            stale.standardError
+                == "Error: no fetch succeeded within 2h of 2023-11-15 00:15:00 UTC (the last one: 2023-11-14 22:13:20 UTC)\n")
+        // A failed fetch is not a success, and leaves the database as it was.
+        let broken = try folder.write("broken.geojson", "<html>")
+        _ = await QuakesRun.run(["fetch", "--db", database, broken], now: 1_700_000_000_000 + 7_200_000)
+        let still = await QuakesRun.run(
+            ["status", "--db", database, "--fresh-within", "2h"], now: 1_700_000_000_000 + 7_300_000)
+        #expect(still.status == .failure)
+        // A database that was never fetched into is never fresh.
+        let empty = folder.file("empty.sqlite")
+        _ = await QuakesRun.run(["prune", "--db", empty, "--older-than", "1d"])
+        let never = await QuakesRun.run(["status", "--db", empty, "--fresh-within", "1w"])
+        #expect(never.status == .failure)
+        #expect(never.standardError.hasSuffix("(none ever did)\n"))
+    }
+}
