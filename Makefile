@@ -3,7 +3,8 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-PACKAGES = libcurl4-openssl-dev libsqlite3-dev
+# libcurl, SQLite and zlib headers; openssl for the tests' https server.
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev openssl
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
@@ -28,11 +29,11 @@ build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 
 demo: build
-	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm $(DEMO_DB).lock
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	set -x; \
-	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-20T1423Z.geojson"; \
-	"$$bin/quakes" fetch --db $(DEMO_DB) "file://$(CURDIR)/Fixtures/all_week-2021-07-22T2039Z.geojson"; \
+	"$$bin/quakes" fetch --db $(DEMO_DB) Fixtures/all_week-2021-07-20T1423Z.geojson; \
+	"$$bin/quakes" fetch --db $(DEMO_DB) Fixtures/all_week-2021-07-22T2039Z.geojson; \
 	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5
 
 # The developer's loop: build, then every suite (in-process, through the binary, faults and
@@ -63,7 +64,7 @@ format:
 # report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower, and the whole
 # suite takes 28 minutes on two cores, so CI runs the suites where threads meet (the ingest pipeline,
 # downloads, the store actor, signals, locks, watch: 12 minutes); `make test-tsan TSAN_SUITES=.` runs all.
-TSAN_SUITES ?= FetchStoreTests|FetchRejectionTests|HTTPFetchTests|BadDownloadTests|CronFetchTests|HistoryTests|WatchTests|ProcessTests
+TSAN_SUITES ?= FetchStoreTests|FetchRejectionTests|HTTPFetchTests|BadDownloadTests|CronFetchTests|HistoryTests|WatchTests|ProcessTests|SourceTests
 test-tsan: deps
 	QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(TSAN_SUITES)'
@@ -83,7 +84,7 @@ fuzz: deps
 
 # The reliability suites in their long mode (100 random kills, 2,000 damaged feeds, 20,000 command
 # lines); their own report becomes the README's Reliability table, between its two markers.
-RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests
+RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests|SharingTests
 reliability: deps
 	$(SWIFT) build --build-tests
 	@rm -f .build/reliability.tsv

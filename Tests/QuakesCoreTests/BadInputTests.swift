@@ -209,15 +209,20 @@ import Testing
                 "latitude 95", #""coordinates":[0,95,0],"was":["#, #""coordinates":["#,
                 "geometry.coordinates[1] latitude 95.0 is outside [-90, 90]"
             ),
-            ("time as a string", #""time":"1696984916160""#, #""time":1696984916160"#, "properties.time is not a number"),
+            (
+                "time as a string", #""time":"1696984916160""#, #""time":1696984916160"#,
+                "properties.time is not a number"
+            ),
         ]
         let other = Self.feature.replacingOccurrences(of: "us6000len8", with: "us6000zzzz")
         for (name, new, old, warning) in cases {
-            let bad = Self.feature.replacingOccurrences(of: old, with: new, options: [], range: Self.feature.range(of: old))
+            let bad = Self.feature.replacingOccurrences(
+                of: old, with: new, options: [], range: Self.feature.range(of: old))
             let (run, database) = try await fetchAlone(Self.document([bad, other]))
             #expect(run.status == .success, "\(name)")
             #expect(
-                run.standardError.contains("Warning: ") && run.standardError.contains("skipped feature 0 (us6000len8): \(warning)"),
+                run.standardError.contains("Warning: ")
+                    && run.standardError.contains("skipped feature 0 (us6000len8): \(warning)"),
                 "\(name): \(run.standardError)")
             #expect(try QuakeReader(path: database).count() == 1, "\(name)")
 
@@ -227,12 +232,14 @@ import Testing
                 alone.standardError.hasSuffix(
                     ": none of its 1 features could be stored (feature 0 (us6000len8): \(warning))\n"),
                 "\(name): \(alone.standardError)")
-            let stored = FileManager.default.fileExists(atPath: aloneDatabase) ? try QuakeReader(path: aloneDatabase).count() : 0
+            let stored =
+                FileManager.default.fileExists(atPath: aloneDatabase) ? try QuakeReader(path: aloneDatabase).count() : 0
             #expect(stored == 0, "\(name)")
         }
         ReliabilityReport.record(
             "Feed", "coordinates out of range (longitude 200, latitude 95)", runs: 4,
-            "beside a good feature: exit 0, the feature skipped with a warning naming the value and the range; alone: exit 65, nothing stored")
+            "beside a good feature: exit 0, the feature skipped with a warning naming the value and the range; alone: exit 65, nothing stored"
+        )
         ReliabilityReport.record(
             "Feed", "`time` written as a string", runs: 2,
             "beside a good feature: exit 0, the feature skipped with a warning; alone: exit 65, nothing stored")

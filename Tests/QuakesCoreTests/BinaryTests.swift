@@ -49,7 +49,8 @@ import Testing
     @Test func fetchIsQuietOnSuccessForCron() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("cron/q.sqlite")
-        let quiet = try await run(["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database])
+        let quiet = try await run(
+            ["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database])
         #expect(quiet.status == 0)
         #expect(quiet.standardOutput.isEmpty)
         #expect(quiet.standardError.isEmpty)
@@ -98,8 +99,10 @@ import Testing
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         #expect(
-            try await run(["fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)])
-                .status == 0)
+            try await run([
+                "fetch", "--db", database, Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter),
+            ])
+            .status == 0)
         for format in ["ndjson", "table"] {
             let child = try ChildProcess(Self.executable, ["list", "--db", database, "--format", format])
             let output = try #require(child.outputHandle)

@@ -25,7 +25,8 @@ import Testing
     func aDateOnlyRangeIsOneDayOfTheDisplayZone(zone: String) async throws {
         let (_, universe) = try await QueryUniverse.shared.database()
         let run = try await query(
-            ["count", "--since", "2021-07-20", "--until", "2021-07-21", "--section", "day", "--format", "json"], tz: zone)
+            ["count", "--since", "2021-07-20", "--until", "2021-07-21", "--section", "day", "--format", "json"],
+            tz: zone)
         let parsed = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]]
         let sections = try #require(parsed, "\(run.standardError)")
         #expect(sections.map { $0["id"] as? String } == ["2021-07-20"])
@@ -65,7 +66,9 @@ import Testing
         // 02:30 on 2021-03-14 never happens: read with the offset before the change, 03:30 PDT.
         #expect(local("2021-03-14T02:30") == 1_615_717_800_000)
         // A day that starts at midnight, and the start of the month of a change.
-        #expect(TimeExpression.Moment.localDate(year: 2021, month: 3, day: 14).resolve(now: 0, zone: zone) == 1_615_708_800_000)
+        #expect(
+            TimeExpression.Moment.localDate(year: 2021, month: 3, day: 14).resolve(now: 0, zone: zone)
+                == 1_615_708_800_000)
     }
 
     @Test func tablesAndTheHistoryShowTheDisplayZoneAndSayWhichItIs() async throws {
@@ -81,7 +84,8 @@ import Testing
         }
         let utc = await QuakesRun.run(["history", "--db", database, "--utc"], variables: ["TZ": "Asia/Tokyo"])
         #expect(utc.standardOutput.hasPrefix("TOKEN  TIME (UTC)"))
-        let json = await QuakesRun.run(["history", "--db", database, "--format", "json"], variables: ["TZ": "Asia/Tokyo"])
+        let json = await QuakesRun.run(
+            ["history", "--db", database, "--format", "json"], variables: ["TZ": "Asia/Tokyo"])
         #expect(json.standardOutput.contains(#""timestamp":"2023-10-11T20:16:00.000Z""#))
         let list = await QuakesRun.run(
             ["list", "--db", database, "--limit", "1", "--sort", "magnitude"], variables: ["TZ": "Asia/Tokyo"])

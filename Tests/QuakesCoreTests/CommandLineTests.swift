@@ -274,7 +274,8 @@ import Testing
     }
 
     @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() throws {
-        func path(_ option: String?, _ variables: [String: String], account: String? = "/home/account") throws(UsageError)
+        func path(_ option: String?, _ variables: [String: String], account: String? = "/home/account")
+            throws(UsageError)
             -> String
         {
             var environment = Environment(
@@ -302,7 +303,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let home = ["HOME": folder.path]
         for (arguments, variables) in [
-            (["count", "--db", ""], home), (["count", "--db="], home), (["fetch", "--db", "", Fixtures.path(Fixtures.alerts)], home),
+            (["count", "--db", ""], home), (["count", "--db="], home),
+            (["fetch", "--db", "", Fixtures.path(Fixtures.alerts)], home),
             (["count"], home.merging(["QUAKES_DB": ""]) { $1 }),
             (["fetch", Fixtures.path(Fixtures.alerts)], home.merging(["QUAKES_DB": ""]) { $1 }),
         ] {

@@ -66,22 +66,27 @@ import Testing
         let words = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("green, yellow, orange, red or pending"))
         let folder = try TemporaryDirectory()
-        let pending = #"{"type":"Feature","properties":{"time":1,"alert":"pending"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"p"}"#
+        let pending =
+            #"{"type":"Feature","properties":{"time":1,"alert":"pending"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"p"}"#
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([try folder.write("p.geojson", pending)], database: database)
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let run = await QuakesRun.run(["count", "--db", database, "--alert", "PENDING"])
         #expect(run.standardOutput == "1\n")
         let sections = await QuakesRun.run(["count", "--db", database, "--section", "alert", "--format", "csv"])
-        let ids = sections.standardOutput.components(separatedBy: "\r\n").dropFirst().compactMap { $0.split(separator: ",").first }
+        let ids = sections.standardOutput.components(separatedBy: "\r\n").dropFirst().compactMap {
+            $0.split(separator: ",").first
+        }
         #expect(ids == ["red", "orange", "yellow", "green", "pending", "none"])
     }
 
     @Test func placesEqualButForCaseAndAccentsSortTogetherByTime() async throws {
         let folder = try TemporaryDirectory()
         let features = [
-            ("a", "Central Mid-Atlantic Ridge", 1_560_000_000_000), ("b", "central Mid-Atlantic Ridge", 1_590_000_000_000),
-            ("c", "Pāhala", 1_500_000_000_000), ("d", "Pahala", 1_600_000_000_000), ("e", "Paradise", 1_550_000_000_000),
+            ("a", "Central Mid-Atlantic Ridge", 1_560_000_000_000),
+            ("b", "central Mid-Atlantic Ridge", 1_590_000_000_000),
+            ("c", "Pāhala", 1_500_000_000_000), ("d", "Pahala", 1_600_000_000_000),
+            ("e", "Paradise", 1_550_000_000_000),
             ("f", "Pa\u{0304}hala", 1_400_000_000_000),
         ].map { id, place, time in
             #"{"type":"Feature","properties":{"time":\#(time),"place":"\#(place)"},"geometry":{"type":"Point","coordinates":[0,0]},"id":"\#(id)"}"#
@@ -151,7 +156,8 @@ import Testing
                 variables: variables, currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
                 terminalColumns: 120)
             environment.clock = { QueryUniverse.nowMilliseconds }
-            _ = await Quakes.main(["list", "--db", path, "--limit", "3", "--sort", "magnitude"] + options, in: environment)
+            _ = await Quakes.main(
+                ["list", "--db", path, "--limit", "3", "--sort", "magnitude"] + options, in: environment)
             return output.text
         }
         #expect(await run([], ["TERM": "xterm"]).contains("\u{1B}["))

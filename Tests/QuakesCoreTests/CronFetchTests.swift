@@ -30,7 +30,8 @@ import Testing
         #expect(server.received.last?.headers["if-modified-since"] == "Thu, 22 Jul 2021 20:40:00 GMT")
         // Only when it was checked is recorded (for `quakes status --fresh-within`).
         #expect(try DatabaseContent.exceptFeedState(database) == before)
-        let state = try #require(try DatabaseContent(path: database, tables: ["feed_state"]).tables["feed_state"]?.first)
+        let state = try #require(
+            try DatabaseContent(path: database, tables: ["feed_state"]).tables["feed_state"]?.first)
         #expect(state.last == "not-modified", "\(state)")
         #expect((Int64(state[state.count - 2]) ?? 0) >= checked, "\(state)")
         let text = await QuakesRun.fetch([server.url("/feed")], database: database)

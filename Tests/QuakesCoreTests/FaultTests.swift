@@ -10,7 +10,8 @@ import Testing
 @Suite(.serialized) struct FaultTests {
     /// Runs the binary through `/bin/sh -c` with `setup` before it (a `ulimit`, a `umask`), or as
     /// the unprivileged `nobody` when `asNobody`; returns the status and standard error.
-    private func run(_ arguments: [String], setup: String = "", asNobody: Bool = false) async throws -> (Int32, String) {
+    private func run(_ arguments: [String], setup: String = "", asNobody: Bool = false) async throws -> (Int32, String)
+    {
         let outcome = try await UnprivilegedUser.run(arguments, setup: setup, asNobody: asNobody)
         return (outcome.status, outcome.errors)
     }

@@ -211,7 +211,8 @@ import Testing
     @Test func skippedFeaturesBeyondTheFirstFewAreCounted() async throws {
         let folder = try TemporaryDirectory()
         let bad = (0..<12).map { #"{"type":"Feature","properties":{},"id":"x\#($0)"}"# }
-        let good = #"{"type":"Feature","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]},"id":"g"}"#
+        let good =
+            #"{"type":"Feature","properties":{"time":1},"geometry":{"type":"Point","coordinates":[0,0]},"id":"g"}"#
         let path = try folder.write(
             "bad.geojson", #"{"type":"FeatureCollection","features":[\#((bad + [good]).joined(separator: ","))]}"#)
         let run = await QuakesRun.fetch([path], database: folder.file("q.sqlite"))
@@ -234,7 +235,8 @@ import Testing
             #expect(run.status == .dataError, "\(options)")
             #expect(
                 run.standardError.hasPrefix(
-                    "Error: \(path): none of its 8 features could be stored (feature 0 (x0): properties.time is not a number; …)"),
+                    "Error: \(path): none of its 8 features could be stored (feature 0 (x0): properties.time is not a number; …)"
+                ),
                 "\(run.standardError)")
             // Nothing stored, not even when the source was read.
             #expect(try DatabaseContent(path: database) == before)

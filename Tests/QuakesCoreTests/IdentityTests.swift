@@ -167,8 +167,11 @@ import Testing
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
-        let after = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database, ["--format", "json"])
-        let history = await QuakesRun.run(["history", "--db", database, "--since", "1", "--changes", "--format", "json"])
+        let after = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekAfter)], database: database, ["--format", "json"])
+        let history = await QuakesRun.run([
+            "history", "--db", database, "--since", "1", "--changes", "--format", "json",
+        ])
         let transactions = try #require(
             try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
         let changes = try #require(transactions.first?["changes"] as? [[String: Any]])
@@ -193,7 +196,8 @@ import Testing
         let forward = folder.file("forward.sqlite")
         let backward = folder.file("backward.sqlite")
         for (database, files) in [
-            (forward, [Fixtures.weekBefore, Fixtures.weekAfter]), (backward, [Fixtures.weekAfter, Fixtures.weekBefore]),
+            (forward, [Fixtures.weekBefore, Fixtures.weekAfter]),
+            (backward, [Fixtures.weekAfter, Fixtures.weekBefore]),
         ] {
             for file in files { _ = await QuakesRun.fetch([Fixtures.path(file)], database: database) }
         }

@@ -71,8 +71,10 @@ import Testing
     /// How many descriptors of this process are open on `path`.
     private func descriptors(on path: String) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }
-            .count
+        return entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path
+        }
+        .count
     }
 
     @Test func aSecondWriterWaitsOrExits75() async throws {

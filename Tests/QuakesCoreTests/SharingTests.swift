@@ -132,10 +132,11 @@ import Testing
             try connection.execute(sql)
         }
         let before = try FolderState(folder.path, database: database)
-        let commands: [[String]] = Self.readCommands + [
-            ["fetch", Fixtures.path(Fixtures.alerts)], ["prune", "--older-than", "1d"],
-            ["watch", Fixtures.path(Fixtures.alerts)], ["watch", "--no-fetch"],
-        ]
+        let commands: [[String]] =
+            Self.readCommands + [
+                ["fetch", Fixtures.path(Fixtures.alerts)], ["prune", "--older-than", "1d"],
+                ["watch", Fixtures.path(Fixtures.alerts)], ["watch", "--no-fetch"],
+            ]
         for arguments in commands {
             let run = await QuakesRun.run(arguments + ["--db", database], variables: ["TZ": "UTC"])
             #expect(run.status == .ioError, "\(name), \(arguments): \(run.standardError)")

@@ -41,7 +41,8 @@ import Testing
             #expect(try DatabaseContent(path: database) == before, "\(name)")
         }
         // A gzip bomb stops at --max-bytes, counted after decompression.
-        let bomb = await QuakesRun.fetch([Fixtures.path(Fixtures.escapedGzip)], database: database, ["--max-bytes", "1M"])
+        let bomb = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.escapedGzip)], database: database, ["--max-bytes", "1M"])
         #expect(bomb.status == .dataError)
         #expect(bomb.standardError.contains("larger than 1048576 bytes"), "\(bomb.standardError)")
     }
@@ -50,12 +51,15 @@ import Testing
         let folder = try TemporaryDirectory()
         let original = folder.file("a.sqlite")
         let copy = folder.file("b.sqlite")
-        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: original)
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: original)
         let quakes = BinaryTests.executable.path
         let outcome = try await ChildProcess.shell(
             "'\(quakes)' list --format geojson --db '\(original)' | '\(quakes)' fetch --db '\(copy)' -")
         #expect(outcome.status == 0, "\(outcome.errors)")
-        #expect(outcome.errors.hasPrefix("-: 4438 features, 4438 new, 0 updated, 0 unchanged, 0 skipped ("), "\(outcome.errors)")
+        #expect(
+            outcome.errors.hasPrefix("-: 4438 features, 4438 new, 0 updated, 0 unchanged, 0 skipped ("),
+            "\(outcome.errors)")
         #expect(
             try DatabaseContent(path: original, tables: ["quake"]) == DatabaseContent(path: copy, tables: ["quake"]))
         // Standard input is no source to follow: nothing of it is kept for conditional requests.
@@ -89,7 +93,8 @@ import Testing
                     folder.file("cert.pem"),
                 ])
             guard made.status == 0 else { throw CocoaError(.fileWriteUnknown) }
-            try FileManager.default.copyItem(atPath: Fixtures.path(Fixtures.alerts), toPath: folder.file("feed.geojson"))
+            try FileManager.default.copyItem(
+                atPath: Fixtures.path(Fixtures.alerts), toPath: folder.file("feed.geojson"))
             process = try ChildProcess(
                 URL(fileURLWithPath: "/usr/bin/openssl"),
                 [

@@ -56,7 +56,8 @@ import Testing
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], now: 1_700_000_000_000)
         let fresh = await QuakesRun.run(
-            ["status", "--db", database, "--fresh-within", "2h", "--format", "json"], now: 1_700_000_000_000 + 7_000_000)
+            ["status", "--db", database, "--fresh-within", "2h", "--format", "json"], now: 1_700_000_000_000 + 7_000_000
+        )
         #expect(fresh.status == .success)
         #expect(fresh.standardOutput.contains(#""fresh":true"#))
         let stale = await QuakesRun.run(
@@ -66,7 +67,8 @@ import Testing
         #expect(stale.standardOutput.contains(#""fresh":false"#))
         #expect(
             stale.standardError
-                == "Error: no fetch succeeded within 2h of 2023-11-15 00:15:00 UTC (the last one: 2023-11-14 22:13:20 UTC)\n")
+                == "Error: no fetch succeeded within 2h of 2023-11-15 00:15:00 UTC (the last one: 2023-11-14 22:13:20 UTC)\n"
+        )
         // A failed fetch is not a success, and leaves the database as it was.
         let broken = try folder.write("broken.geojson", "<html>")
         _ = await QuakesRun.run(["fetch", "--db", database, broken], now: 1_700_000_000_000 + 7_200_000)

@@ -33,8 +33,9 @@ import Testing
         func wait(until condition: @escaping (String) -> Bool) async throws {
             let output = output
             let errors = errors
-            try await StalledFetch.waitUntil("the watch printed what was expected (so far: \(output.text) \(errors.text))")
-            {
+            try await StalledFetch.waitUntil(
+                "the watch printed what was expected (so far: \(output.text) \(errors.text))"
+            ) {
                 condition(output.text)
             }
         }

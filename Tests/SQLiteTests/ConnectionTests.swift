@@ -175,7 +175,8 @@ import Testing
         let withStep = Migrator(
             applicationID: 1,
             migrations: [
-                .init("CREATE TABLE a (x INTEGER)") { connection in try connection.execute("INSERT INTO a VALUES (7)") },
+                .init("CREATE TABLE a (x INTEGER)") { connection in try connection.execute("INSERT INTO a VALUES (7)")
+                },
                 .init("CREATE TABLE b (y INTEGER)") { _ in throw SQLiteError(code: 1, message: "the step failed") },
             ])
         #expect(throws: SQLiteError.self) { try withStep.migrate(db) }

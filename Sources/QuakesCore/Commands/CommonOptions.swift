@@ -56,7 +56,10 @@ enum CommonOptions {
 
         /// Reads `--color`.
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            self = try arguments.value("color", expected: "auto, always or never") { ColorChoice(rawValue: $0.lowercased()) }
+            self =
+                try arguments.value("color", expected: "auto, always or never") {
+                    ColorChoice(rawValue: $0.lowercased())
+                }
                 ?? .auto
         }
 

@@ -30,7 +30,8 @@ struct FetchCommand: Command {
             .init("author", value: "name", help: "The author recorded in the history.", default: "fetch"),
             CommonOptions.format(
                 Format.self,
-                help: "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
+                help:
+                    "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
                 default: .table),
             .init("quiet", short: "q", help: "Print nothing on success (for cron)."),
         ])
@@ -146,7 +147,8 @@ struct FetchCommand: Command {
     /// database refused, an interruption) still writes its one JSON object, so a script piping it
     /// to `jq` always reads one.
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        let asked = zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1.lowercased() == "json" }
+        let asked =
+            zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1.lowercased() == "json" }
             || arguments.contains { $0.lowercased() == "--format=json" }
         guard asked else { return nil }
         return FetchSummary.failure(error: error, status: status).serialized() + "\n"

@@ -30,7 +30,9 @@ struct FilterOptions: Sendable, Equatable {
         .init("tsunami", help: "Only events flagged for a possible tsunami."),
         .init(
             "near", value: "lat,lon",
-            help: "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM."),
+            help:
+                "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM."
+        ),
         .init("radius", value: "km", help: "The radius of --near, in kilometres."),
         .init(
             "bbox", value: "minlon,minlat,maxlon,maxlat",

@@ -97,8 +97,8 @@ struct HistoryCommand: Command {
                     .array(
                         changes.map { change in
                             .object(
-                        [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
-                            + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? []))
+                                [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
+                                    + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? []))
                         })
                 ))
         }

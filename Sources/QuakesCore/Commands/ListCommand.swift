@@ -108,7 +108,8 @@ struct Listing {
 
     func write(to writer: inout some ListingWriter, output: any TextOutput) throws {
         let sections = try runner.sections(query)
-        let shownBySection = Dictionary(uniqueKeysWithValues: query.shown(in: sections).map { ($0.section.id, $0.shown) })
+        let shownBySection = Dictionary(
+            uniqueKeysWithValues: query.shown(in: sections).map { ($0.section.id, $0.shown) })
         writer.begin(sectioned: query.section != nil)
         var current: QuerySection?
         try runner.forEachQuake(query, sections: sections) { quake, section in

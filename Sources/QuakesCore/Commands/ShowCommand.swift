@@ -69,7 +69,10 @@ struct ShowCommand: Command {
             }
         }
         rows += extra.members.map { member in
-            ("extra." + member.name, member.name == "products" ? ExtraProperties.productSummary(member.raw) : member.raw)
+            (
+                "extra." + member.name,
+                member.name == "products" ? ExtraProperties.productSummary(member.raw) : member.raw
+            )
         }
         rows.append(("generated", time(quake.feedGenerated)))
         let width = rows.map { TerminalText.width($0.0) }.max() ?? 0

@@ -53,7 +53,8 @@ struct StatusCommand: Command {
         guard fresh == false, let freshWithin else { return .success }
         let last = status.lastSuccess.map { "the last one: \(Self.time($0, zone: zone))" } ?? "none ever did"
         environment.standardError.writeLine(
-            "Error: no fetch succeeded within \(formatDuration(freshWithin)) of \(Self.time(now, zone: zone)) (\(last))")
+            "Error: no fetch succeeded within \(formatDuration(freshWithin)) of \(Self.time(now, zone: zone)) (\(last))"
+        )
         return .failure
     }
 
@@ -101,13 +102,16 @@ struct StatusCommand: Command {
         }
         if let newest = status.newest {
             let magnitude = newest.magnitude.map { "M \(JSONValue.number($0))" } ?? "M ?"
-            rows.append(("newest event", "\(newest.id), \(magnitude), \(newest.place ?? "-"), \(time(newest.time, zone: zone))"))
+            rows.append(
+                ("newest event", "\(newest.id), \(magnitude), \(newest.place ?? "-"), \(time(newest.time, zone: zone))")
+            )
         }
         rows.append(("history token", String(status.lastToken)))
         rows.append(("last success", status.lastSuccess.map { time($0, zone: zone) } ?? "never"))
         for source in status.sources {
             rows.append(("source", source.url))
-            rows.append(("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
+            rows.append(
+                ("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
             if let etag = source.etag { rows.append(("  etag", etag)) }
             if let lastModified = source.lastModified { rows.append(("  last modified", lastModified)) }
         }

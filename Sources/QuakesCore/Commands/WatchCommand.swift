@@ -54,7 +54,8 @@ struct WatchCommand: Command {
         utc = arguments.flag("utc")
         source = arguments.positionals.first ?? "all_hour"
         guard source != "-" else {
-            throw UsageError("'quakes watch' fetches its source again every interval: it cannot read standard input ('-')")
+            throw UsageError(
+                "'quakes watch' fetches its source again every interval: it cannot read standard input ('-')")
         }
         filters = try FilterOptions(arguments)
         query.sort = try ListCommand.sort(arguments, origin: filters.origin)
@@ -179,7 +180,8 @@ struct WatchCommand: Command {
                 }
                 buffer.raw(",")
                 buffer.key("quake")
-                QuakeFormats.writeJSONObject(change.quake, distance: query.origin?.distance(to: change.quake), to: &buffer)
+                QuakeFormats.writeJSONObject(
+                    change.quake, distance: query.origin?.distance(to: change.quake), to: &buffer)
                 buffer.raw("}\n")
                 buffer.bytes.withUnsafeBytes { environment.standardOutput.write(bytes: $0) }
             case .table:

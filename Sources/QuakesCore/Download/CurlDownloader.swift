@@ -27,7 +27,6 @@ public struct CurlDownloader: Downloader {
     }
 }
 
-
 /// One libcurl easy transfer. It lives on the download thread from creation to release; the C
 /// callbacks reach it through the user-data pointer, which stays valid because `perform()` keeps
 /// `self` alive for the whole of `curl_easy_perform`.

@@ -25,7 +25,8 @@ public struct FeedSource: Sendable, Equatable {
     public static let feedPeriods = ["hour", "day", "week", "month"]
 
     /// Every summary feed name, `significant_hour` to `all_month`.
-    public static let summaryFeedNames = feedThresholds.flatMap { threshold in feedPeriods.map { "\(threshold)_\($0)" } }
+    public static let summaryFeedNames = feedThresholds.flatMap { threshold in feedPeriods.map { "\(threshold)_\($0)" }
+    }
 
     /// Resolves `argument`. Anything with `://` is a URL and must be http, https or file; a name such
     /// as `all_day` is a summary feed (write `./all_day` for a file of that name); anything else is a

@@ -23,7 +23,8 @@ struct StandardInputReader: Downloader {
                     let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
                     if count < 0, errno == EINTR || errno == EAGAIN { continue }
                     guard count >= 0 else {
-                        throw DownloadError.unreadableFile(path: "standard input", reason: String(cString: strerror(errno)))
+                        throw DownloadError.unreadableFile(
+                            path: "standard input", reason: String(cString: strerror(errno)))
                     }
                     if count == 0 { break }
                     total += Int64(count)

@@ -8,7 +8,9 @@ struct EventVersion: Comparable, Hashable, Sendable {
     var digest: Int64
 
     static func < (lhs: EventVersion, rhs: EventVersion) -> Bool {
-        (lhs.updated ?? .min, lhs.generated ?? .min, lhs.digest) < (rhs.updated ?? .min, rhs.generated ?? .min, rhs.digest)
+        (lhs.updated ?? .min, lhs.generated ?? .min, lhs.digest) < (
+            rhs.updated ?? .min, rhs.generated ?? .min, rhs.digest
+        )
     }
 }
 
@@ -59,11 +61,13 @@ enum IdentityRules {
     /// Applies one feature, `digest` its `QuakeDigest`, to the store; `owners` holds the owners of
     /// every id the feature names, and is kept current. Returns true when an event was inserted,
     /// changed or removed.
-    static func apply(_ quake: Quake, digest: Int64, owners: inout [String: IdentityOwner],
-                      to store: inout some IdentityStore) throws -> Bool
-    {
+    static func apply(
+        _ quake: Quake, digest: Int64, owners: inout [String: IdentityOwner],
+        to store: inout some IdentityStore
+    ) throws -> Bool {
         let incoming = IdentityOwner(
-            event: quake.id, version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: digest),
+            event: quake.id,
+            version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: digest),
             isDeletion: quake.isDeleted, time: quake.time)
         var named = [quake.id]
         for id in quake.otherIDs where !named.contains(id) { named.append(id) }
@@ -99,7 +103,10 @@ enum IdentityRules {
         var survivor: String??
         for (id, previous) in won where id != quake.id {
             guard let previous, previous.isOwnVersion(of: id), !previous.isDeletion else { continue }
-            if survivor == nil { survivor = .some(incoming.isDeletion ? nil : try storedEvent(named: quake.id, owners: &owners, store: store)) }
+            if survivor == nil {
+                survivor = .some(
+                    incoming.isDeletion ? nil : try storedEvent(named: quake.id, owners: &owners, store: store))
+            }
             try store.deleteEvent(id)
             try store.recordChange(id, existed: true, remains: false, mergedInto: survivor!)
             changed = true

@@ -84,7 +84,8 @@ struct FetchSummary {
 
     /// The JSON of a fetch that failed before any source could be tried, or as a whole.
     static func failure(error: any Error, status: ExitStatus) -> JSONValue {
-        let message = status == Interruption.status(for: SIGINT) || status == Interruption.status(for: SIGTERM)
+        let message =
+            status == Interruption.status(for: SIGINT) || status == Interruption.status(for: SIGTERM)
             ? "interrupted; nothing unfinished was stored" : String(describing: error)
         return .object([
             ("sources", .array([])), ("status", .string("error")), ("error", .string(message)),

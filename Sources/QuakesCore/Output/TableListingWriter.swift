@@ -109,7 +109,8 @@ struct TableListingWriter: ListingWriter {
 
     private func heading() -> String {
         TerminalText.padded(timeHeading, to: timeWidth) + "  " + TerminalText.padded("MAG", to: 10) + "  "
-            + "DEPTH".leftPadded(to: 9, with: " ") + (origin == nil ? "" : "  " + "DISTANCE".leftPadded(to: 10, with: " "))
+            + "DEPTH".leftPadded(to: 9, with: " ")
+            + (origin == nil ? "" : "  " + "DISTANCE".leftPadded(to: 10, with: " "))
             + "  " + TerminalText.padded("PLACE", to: placeWidth ?? 5) + "  ID"
     }
 

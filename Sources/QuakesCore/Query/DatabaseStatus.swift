@@ -35,7 +35,8 @@ struct DatabaseStatus: Sendable {
                 _ = try statement.step()
                 return statement.int64(at: 0)
             }
-            let newest = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake ORDER BY time DESC, id ASC LIMIT 1")
+            let newest = try connection.prepare(
+                "SELECT \(QuakeColumns.list) FROM quake ORDER BY time DESC, id ASC LIMIT 1")
             let sources = try connection.prepare(
                 "SELECT url, etag, last_modified, fetched, checked, outcome FROM feed_state ORDER BY url")
             var states: [FeedState] = []
@@ -50,7 +51,8 @@ struct DatabaseStatus: Sendable {
                 path: path, schemaVersion: try connection.userVersion(),
                 events: Int(try integer("SELECT count(*) FROM quake") ?? 0),
                 tombstones: Int(try integer("SELECT count(*) FROM identity WHERE id = event AND deleted = 1") ?? 0),
-                earliest: try integer("SELECT min(time) FROM quake"), latest: try integer("SELECT max(time) FROM quake"),
+                earliest: try integer("SELECT min(time) FROM quake"),
+                latest: try integer("SELECT max(time) FROM quake"),
                 newest: try newest.step() ? QuakeColumns.quake(from: newest) : nil,
                 lastToken: try HistoryReader.lastToken(on: connection), sources: states)
         } catch let error as SQLiteError {

@@ -93,7 +93,8 @@ public struct GeoPoint: Sendable, Equatable, Hashable {
 
     /// The great-circle distance to a quake's epicentre, in kilometres.
     func distance(to quake: Quake) -> Double {
-        Geodesy.distance(latitude: latitude, longitude: longitude, toLatitude: quake.latitude, toLongitude: quake.longitude)
+        Geodesy.distance(
+            latitude: latitude, longitude: longitude, toLatitude: quake.latitude, toLongitude: quake.longitude)
     }
 }
 

@@ -47,7 +47,8 @@ enum DatabaseFile {
             return .quakes(version: integer(at: 60))
         }
         guard applicationID == 0 else {
-            throw StoreError(path: path, .foreign("it is marked as another program's (application id \(applicationID))"))
+            throw StoreError(
+                path: path, .foreign("it is marked as another program's (application id \(applicationID))"))
         }
         return try recognise(path)
     }
@@ -57,7 +58,8 @@ enum DatabaseFile {
         do {
             // With both files beside it, a read-only connection creates nothing and sees what is
             // committed in the log too; without them, the main file is all there is, read as is.
-            let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+            let hasLog =
+                FileManager.default.fileExists(atPath: path + "-wal")
                 && FileManager.default.fileExists(atPath: path + "-shm")
             let connection = try Connection(path: path, mode: hasLog ? .readOnly : .immutable)
             let tables = try connection.tableColumns()
@@ -68,7 +70,8 @@ enum DatabaseFile {
                 return .quakes(version: version)
             }
             let names = tables.keys.sorted().prefix(3).joined(separator: ", ")
-            throw StoreError(path: path, .foreign("it holds tables that are not quakes' (\(names)\(tables.count > 3 ? ", …" : ""))"))
+            throw StoreError(
+                path: path, .foreign("it holds tables that are not quakes' (\(names)\(tables.count > 3 ? ", …" : ""))"))
         } catch let error as StoreError {
             throw error
         } catch {
@@ -85,7 +88,9 @@ enum DatabaseFile {
         var header = [UInt8](repeating: 0, count: 100)
         var count = 0
         while count < 100 {
-            let read = header.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, 100 - count) }
+            let read = header.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + count, 100 - count)
+            }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else { break }
             count += read
@@ -97,7 +102,8 @@ enum DatabaseFile {
     /// missing, or a quakes database this version understands. Creates nothing.
     static func checkWritable(_ path: String) throws(StoreError) {
         if case let .quakes(version) = try inspect(path), version > Schema.migrator.latestVersion {
-            throw StoreError(path: path, .schema(.newerSchema(found: version, supported: Schema.migrator.latestVersion)))
+            throw StoreError(
+                path: path, .schema(.newerSchema(found: version, supported: Schema.migrator.latestVersion)))
         }
     }
 

@@ -113,7 +113,8 @@ struct HistoryStatements {
 
     /// Saves what is known of a source: its validators and its last successful fetch.
     func save(_ state: FeedState) throws {
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                 fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome

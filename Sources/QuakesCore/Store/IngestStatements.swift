@@ -18,11 +18,13 @@ struct IngestStatements: IdentityStore {
         self.history = history
         self.arena = arena
         upsert = try connection.statement(Self.upsertSQL)
-        selectOwners = try connection.statement("""
+        selectOwners = try connection.statement(
+            """
             SELECT id, event, updated, generated, digest, deleted, time FROM identity
             WHERE id IN (SELECT value FROM json_each(?1))
             """)
-        upsertOwner = try connection.statement("""
+        upsertOwner = try connection.statement(
+            """
             INSERT INTO identity (id, event, updated, generated, digest, deleted, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
                 generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time
@@ -61,8 +63,9 @@ struct IngestStatements: IdentityStore {
             guard let id = selectOwners.string(at: 0), let event = selectOwners.string(at: 1) else { continue }
             owners[id] = IdentityOwner(
                 event: event,
-                version: EventVersion(updated: selectOwners.int64(at: 2), generated: selectOwners.int64(at: 3),
-                                      digest: selectOwners.int64(at: 4) ?? 0),
+                version: EventVersion(
+                    updated: selectOwners.int64(at: 2), generated: selectOwners.int64(at: 3),
+                    digest: selectOwners.int64(at: 4) ?? 0),
                 isDeletion: selectOwners.int64(at: 5) == 1, time: selectOwners.int64(at: 6) ?? 0)
         }
         return owners

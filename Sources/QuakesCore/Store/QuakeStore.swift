@@ -237,9 +237,10 @@ public struct FeedState: Sendable, Equatable {
     /// How that fetch ended: `ok` (stored) or `not-modified`.
     public var outcome: String?
 
-    public init(url: String, etag: String?, lastModified: String?, fetched: Int64, checked: Int64? = nil,
-                outcome: String? = nil)
-    {
+    public init(
+        url: String, etag: String?, lastModified: String?, fetched: Int64, checked: Int64? = nil,
+        outcome: String? = nil
+    ) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified

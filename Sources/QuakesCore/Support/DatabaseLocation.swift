@@ -36,7 +36,9 @@ enum DatabaseLocation {
         }
         let home = environment.variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment.accountHome()
         guard let home, home.hasPrefix("/") else {
-            throw UsageError("No home folder to keep the database in (HOME is unset and the account has none): give --db or set QUAKES_DB")
+            throw UsageError(
+                "No home folder to keep the database in (HOME is unset and the account has none): give --db or set QUAKES_DB"
+            )
         }
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/quakes/quakes.sqlite"
     }

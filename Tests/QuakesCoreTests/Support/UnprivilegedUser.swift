@@ -52,7 +52,8 @@ enum UnprivilegedUser {
         if unprivileged {
             return try await ChildProcess.run(
                 URL(fileURLWithPath: "/usr/bin/setpriv"),
-                ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/bin/sh", "-c", script], environment: environment)
+                ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/bin/sh", "-c", script],
+                environment: environment)
         }
         return try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
     }
