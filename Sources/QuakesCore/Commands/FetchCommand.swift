@@ -108,7 +108,7 @@ struct FetchCommand: Command {
             try FeedSource(argument, currentDirectory: environment.currentDirectory)
         }
         let path = try DatabaseLocation.path(option: database, in: environment)
-        try DatabaseFile.checkWritable(path)
+        try await Blocking.run { try DatabaseFile.checkWritable(path) }
         let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
         let store = QuakeStore(path: path)
         try await store.open()

@@ -54,7 +54,7 @@ struct PruneCommand: Command {
     func run(in environment: Environment) async throws -> ExitStatus {
         let now = try FilterOptions.now(now, in: environment, zone: environment.zone(utc: utc))
         let path = try DatabaseLocation.path(option: database, in: environment)
-        try DatabaseFile.checkWritable(path)
+        try await Blocking.run { try DatabaseFile.checkWritable(path) }
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
         let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)

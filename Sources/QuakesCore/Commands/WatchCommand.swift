@@ -86,7 +86,7 @@ struct WatchCommand: Command {
         settings.trust(environment.variables)
         let store = QuakeStore(path: path)
         if fetches {
-            try DatabaseFile.checkWritable(path)
+            try await Blocking.run { try DatabaseFile.checkWritable(path) }
             try await store.open()
         }
 

@@ -99,7 +99,8 @@ enum DatabaseFile {
     }
 
     /// Checks, before a writer takes the lock beside it, that the file at `path` may be written:
-    /// missing, or a quakes database this version understands. Creates nothing.
+    /// missing, or a quakes database this version understands. Creates nothing; reads the file, so
+    /// callers run it off the cooperative pool.
     static func checkWritable(_ path: String) throws(StoreError) {
         if case let .quakes(version) = try inspect(path), version > Schema.migrator.latestVersion {
             throw StoreError(
