@@ -173,6 +173,9 @@ import Testing
                                               than a duration.
                       watch                   Fetch a feed every interval and print how the result
                                               of a query changes.
+                      completions             Print the shell completion script for bash, zsh or
+                                              fish.
+                      manual                  Print the man page in roff: quakes manual | man -l -
                       help                    Show subcommand help information.
 
                       See 'quakes help <subcommand>' for detailed help.
@@ -272,7 +275,8 @@ import Testing
     }
 
     @Test func theDatabaseIsFoundByOptionThenVariablesThenHome() throws {
-        func path(_ option: String?, _ variables: [String: String], account: String? = "/home/account") throws(UsageError)
+        func path(_ option: String?, _ variables: [String: String], account: String? = "/home/account")
+            throws(UsageError)
             -> String
         {
             var environment = Environment(
@@ -300,7 +304,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let home = ["HOME": folder.path]
         for (arguments, variables) in [
-            (["count", "--db", ""], home), (["count", "--db="], home), (["fetch", "--db", "", Fixtures.path(Fixtures.alerts)], home),
+            (["count", "--db", ""], home), (["count", "--db="], home),
+            (["fetch", "--db", "", Fixtures.path(Fixtures.alerts)], home),
             (["count"], home.merging(["QUAKES_DB": ""]) { $1 }),
             (["fetch", Fixtures.path(Fixtures.alerts)], home.merging(["QUAKES_DB": ""]) { $1 }),
         ] {

@@ -33,6 +33,28 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code) (\(name))" }
 
+    /// Every status the tool ends with and what it tells a script, in the README's words: the
+    /// manual's EXIT STATUS section is rendered from this list, so it names each code once.
+    static let documented: [(status: ExitStatus, meaning: String)] = [
+        (.success, "success"),
+        (.failure, "what was asked for does not exist, such as the event of 'quakes show ID'"),
+        (.usage, "usage error: unknown option, malformed value, unsupported URL scheme"),
+        (.dataError, "the data is not a valid feed (or is larger than --max-bytes)"),
+        (.noInput, "a local input file is missing or unreadable"),
+        (.unavailable, "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more"),
+        (.software, "a bug in quakes"),
+        (
+            .ioError,
+            "database or other I/O error, including a database written by a newer version of quakes or by another program"
+        ),
+        (
+            .temporaryFailure,
+            "another quakes process is writing the database (beyond --wait), or SQLite's lock outlasted its busy timeout: try again later"
+        ),
+        (.interrupted, "SIGINT: the transaction in progress was rolled back and the lock released"),
+        (.terminated, "SIGTERM: the transaction in progress was rolled back and the lock released"),
+    ]
+
     /// The status a run that failed with `error` ends with.
     public init(for error: any Error) {
         switch error {
