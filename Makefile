@@ -119,12 +119,33 @@ bench-quick: deps
 	"$$bin/quakes-bench" run --quick --quakes "$$bin/quakes" --work .build/bench-quick \
 		--output .build/bench-quick/BENCHMARKS.md >/dev/null && echo "bench-quick: every case ran; see .build/bench-quick/BENCHMARKS.md"
 
+# `make install` puts the binary in $(PREFIX)/bin, and the shell completions and the manual page,
+# written by the binary just built from the same definitions as its --help, where bash-completion,
+# zsh, fish and man look for them. DESTDIR stages the whole tree elsewhere, for packaging.
+BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
+MAN1_DIR = $(PREFIX)/share/man/man1
+
 install: build
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/quakes" "$(DESTDIR)$(PREFIX)/bin/quakes"
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && set -ex && \
+	mkdir -p .build/install && \
+	"$$bin/quakes" completions bash > .build/install/quakes.bash && \
+	"$$bin/quakes" completions zsh > .build/install/_quakes && \
+	"$$bin/quakes" completions fish > .build/install/quakes.fish && \
+	"$$bin/quakes" manual > .build/install/quakes.1 && \
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(ZSH_COMPLETION_DIR)" \
+		"$(DESTDIR)$(FISH_COMPLETION_DIR)" "$(DESTDIR)$(MAN1_DIR)" && \
+	install -m 755 "$$bin/quakes" "$(DESTDIR)$(PREFIX)/bin/quakes" && \
+	install -m 644 .build/install/quakes.bash "$(DESTDIR)$(BASH_COMPLETION_DIR)/quakes" && \
+	install -m 644 .build/install/_quakes "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_quakes" && \
+	install -m 644 .build/install/quakes.fish "$(DESTDIR)$(FISH_COMPLETION_DIR)/quakes.fish" && \
+	install -m 644 .build/install/quakes.1 "$(DESTDIR)$(MAN1_DIR)/quakes.1"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/quakes"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/quakes" "$(DESTDIR)$(BASH_COMPLETION_DIR)/quakes" \
+		"$(DESTDIR)$(ZSH_COMPLETION_DIR)/_quakes" "$(DESTDIR)$(FISH_COMPLETION_DIR)/quakes.fish" \
+		"$(DESTDIR)$(MAN1_DIR)/quakes.1"
 
 clean:
 	rm -rf .build

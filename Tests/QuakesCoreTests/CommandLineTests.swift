@@ -175,6 +175,9 @@ import Testing
                                               of a query changes.
                       status                  Show what the database holds and when each source was
                                               last fetched.
+                      completions             Print the shell completion script for bash, zsh or
+                                              fish.
+                      manual                  Print the man page in roff: quakes manual | man -l -
                       help                    Show subcommand help information.
 
                       See 'quakes help <subcommand>' for detailed help.

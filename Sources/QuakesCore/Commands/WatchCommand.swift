@@ -13,7 +13,9 @@ struct WatchCommand: Command {
             history instead, so it can run beside a cron fetch. SIGINT ends it with status 0.
             """,
         arguments: [
-            .init("source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour")
+            .init(
+                "source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour",
+                choices: FeedSource.summaryFeedNames, takesPath: true)
         ],
         options: [DatabaseLocation.option] + FilterOptions.options + [
             .init("sort", value: "spec", help: "As for 'quakes list'.", default: "time", choices: SortSpec.choices),

@@ -33,6 +33,37 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code) (\(name))" }
 
+    /// Every status the tool ends with and what it tells a script, in the README's words: the
+    /// manual's EXIT STATUS section is rendered from this list, so it names each code once.
+    static let documented: [(status: ExitStatus, meaning: String)] = [
+        (.success, "success"),
+        (
+            .failure,
+            "'quakes show': no such event; 'quakes status --fresh-within': no fetch succeeded in that time"
+        ),
+        (
+            .usage,
+            "usage error: unknown option, malformed value, unsupported URL scheme, an empty --db or QUAKES_DB"
+        ),
+        (
+            .dataError,
+            "the data is not a valid feed (or is larger than --max-bytes), or none of a document's features could be stored"
+        ),
+        (.noInput, "a local input file is missing or unreadable"),
+        (.unavailable, "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more"),
+        (.software, "a bug in quakes"),
+        (
+            .ioError,
+            "database or other I/O error: another program's database, one written by a newer version of quakes, or, for a read command, one of an older schema"
+        ),
+        (
+            .temporaryFailure,
+            "another quakes process is writing the database (beyond --wait), or SQLite's lock outlasted its busy timeout: try again later"
+        ),
+        (.interrupted, "SIGINT: the transaction in progress was rolled back and the lock released"),
+        (.terminated, "SIGTERM: the transaction in progress was rolled back and the lock released"),
+    ]
+
     /// The status a run that failed with `error` ends with.
     public init(for error: any Error) {
         switch error {

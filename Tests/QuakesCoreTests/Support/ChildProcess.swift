@@ -15,8 +15,12 @@ struct ChildProcess: Sendable {
         var reason: Process.TerminationReason
         var outputData: Data
         var errors: String
+        /// True when the child outlived its time limit and was terminated.
+        var timedOut = false
 
         var output: String { String(decoding: outputData, as: UTF8.self) }
+        var standardOutput: String { output }
+        var standardError: String { errors }
     }
 
     let process: Process
@@ -72,6 +76,35 @@ struct ChildProcess: Sendable {
         standardInput: FileHandle? = nil
     ) async throws -> Outcome {
         try await ChildProcess(executable, arguments, environment: environment, standardInput: standardInput).finish()
+    }
+
+    /// Runs the program at `executable` to its end, terminating it after `timeLimit` seconds: a
+    /// safety net for programs (shells, `man`) that could wait for input that never comes.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil, timeLimit: Double = 60
+    ) async throws -> Outcome {
+        let child = try ChildProcess(
+            URL(fileURLWithPath: executable), arguments, environment: environment,
+            standardInput: FileHandle.nullDevice, directory: currentDirectory)
+        let process = child.process
+        let limit = Task {
+            try await Task.sleep(for: .milliseconds(Int64(timeLimit * 1000)))
+            guard process.isRunning else { return false }
+            process.terminate()
+            return true
+        }
+        var outcome = await child.finish()
+        limit.cancel()
+        outcome.timedOut = (try? await limit.value) ?? false
+        return outcome
+    }
+
+    /// The path of `name` when it is installed in one of the usual folders: `/usr/bin/zsh`.
+    static func installed(_ name: String) -> String? {
+        ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Runs a shell command line to its end.

@@ -1,0 +1,16 @@
+/// `quakes manual`: prints the manual page, made from the commands' definitions, for `man` to
+/// show (`quakes manual | man -l -`) and for `make install` to put in `share/man/man1`.
+struct ManualCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes manual",
+        abstract: "Print the man page in roff: quakes manual | man -l -")
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        environment.standardOutput.write(ManualPage.quakes.text)
+        return .success
+    }
+}
