@@ -99,19 +99,18 @@ enum IdentityRules {
                 changed = true
             }
         }
-        // Events stored under the other ids it took are this event now.
-        var survivor: String??
-        for (id, previous) in won where id != quake.id {
-            guard let previous, previous.isOwnVersion(of: id), !previous.isDeletion else { continue }
-            if survivor == nil {
-                survivor = .some(
-                    incoming.isDeletion ? nil : try storedEvent(named: quake.id, owners: &owners, store: store))
-            }
-            try store.deleteEvent(id)
-            try store.recordChange(id, existed: true, remains: false, mergedInto: survivor!)
-            changed = true
+        // Events stored under the other ids it took are this event now: absorbed by the stored event
+        // its id leads to, or, for a deletion, deleted with it.
+        let absorbed = won.filter { id, previous in
+            id != quake.id && previous.map { $0.isOwnVersion(of: id) && !$0.isDeletion } == true
         }
-        return changed
+        guard !absorbed.isEmpty else { return changed }
+        let survivor = incoming.isDeletion ? nil : try storedEvent(named: quake.id, owners: &owners, store: store)
+        for (id, _) in absorbed {
+            try store.deleteEvent(id)
+            try store.recordChange(id, existed: true, remains: false, mergedInto: survivor)
+        }
+        return true
     }
 
     /// The id of the stored event that `id` leads to, following owners (a re-identified id to the
