@@ -104,6 +104,22 @@ import Testing
             #expect(run.status == .success, "\(arguments): \(run.standardError)")
             #expect(try FolderState(folder.path, database: database) == before, "\(arguments) changed the folder")
         }
+        // A watch that only follows the history: its first answer, then SIGINT.
+        let output = CapturedOutput()
+        var environment = Environment(
+            variables: ["TZ": "UTC"], currentDirectory: folder.path, standardOutput: output,
+            standardError: CapturedOutput())
+        let interruption = Interruption()
+        environment.interruption = interruption
+        let watching = environment
+        let watch = Task {
+            await Quakes.main(
+                ["watch", "--no-fetch", "--db", database, "--min-magnitude", "5", "--interval", "0.1s"], in: watching)
+        }
+        try await StalledFetch.waitUntil("the watch answered") { output.text.contains("insert") }
+        interruption.interrupt(SIGINT)
+        #expect(await watch.value == .success)
+        #expect(try FolderState(folder.path, database: database) == before, "watch --no-fetch changed the folder")
     }
 
     // MARK: - Other programs' databases

@@ -437,11 +437,6 @@ enum Property: Int, CaseIterable {
             let name = scanner.string(key)
             return allCases.first { $0.name.description == name }
         }
-        guard key.count < byLength.count else { return nil }
-        return byLength[key.count].first { scanner.matches(key, $0.name) }
-    }
-
-    private static let byLength: [[Property]] = (0...7).map { length in
-        allCases.filter { $0.name.utf8CodeUnitCount == length }
+        return allCases.first { $0.name.utf8CodeUnitCount == key.count && scanner.matches(key, $0.name) }
     }
 }

@@ -24,7 +24,7 @@ struct JSONScanner {
     }
 
     /// Deeper nesting is refused; it bounds the work and memory a hostile document can cause.
-    static let maximumDepth = 512
+    static var maximumDepth: Int { 512 }
 
     let bytes: UnsafePointer<UInt8>
     let count: Int
@@ -511,24 +511,27 @@ struct DiscardedBytes: JSONOutput {
 
 // MARK: - Byte helpers
 
+// Computed rather than stored: a stored static is a lazily initialised global, guarded by a
+// `swift_once` that every decoder thread would take at once on the first feature; these are
+// constants the compiler folds.
 extension UInt8 {
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
-    static let newline = UInt8(ascii: "\n")
-    static let carriageReturn = UInt8(ascii: "\r")
-    static let quote = UInt8(ascii: "\"")
-    static let backslash = UInt8(ascii: "\\")
-    static let slash = UInt8(ascii: "/")
-    static let comma = UInt8(ascii: ",")
-    static let colon = UInt8(ascii: ":")
-    static let dot = UInt8(ascii: ".")
-    static let minus = UInt8(ascii: "-")
-    static let plus = UInt8(ascii: "+")
-    static let zero = UInt8(ascii: "0")
-    static let openBrace = UInt8(ascii: "{")
-    static let closeBrace = UInt8(ascii: "}")
-    static let openBracket = UInt8(ascii: "[")
-    static let closeBracket = UInt8(ascii: "]")
+    static var space: UInt8 { UInt8(ascii: " ") }
+    static var tab: UInt8 { UInt8(ascii: "\t") }
+    static var newline: UInt8 { UInt8(ascii: "\n") }
+    static var carriageReturn: UInt8 { UInt8(ascii: "\r") }
+    static var quote: UInt8 { UInt8(ascii: "\"") }
+    static var backslash: UInt8 { UInt8(ascii: "\\") }
+    static var slash: UInt8 { UInt8(ascii: "/") }
+    static var comma: UInt8 { UInt8(ascii: ",") }
+    static var colon: UInt8 { UInt8(ascii: ":") }
+    static var dot: UInt8 { UInt8(ascii: ".") }
+    static var minus: UInt8 { UInt8(ascii: "-") }
+    static var plus: UInt8 { UInt8(ascii: "+") }
+    static var zero: UInt8 { UInt8(ascii: "0") }
+    static var openBrace: UInt8 { UInt8(ascii: "{") }
+    static var closeBrace: UInt8 { UInt8(ascii: "}") }
+    static var openBracket: UInt8 { UInt8(ascii: "[") }
+    static var closeBracket: UInt8 { UInt8(ascii: "]") }
 
     var isDigit: Bool { self &- .zero < 10 }
 }

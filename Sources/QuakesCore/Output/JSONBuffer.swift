@@ -13,7 +13,7 @@ struct JSONBuffer {
 
     /// How much listings gather before handing it to the output: one copy and one lock per 64 KB
     /// rather than per row.
-    static let batchSize = 64 * 1024
+    static var batchSize: Int { 64 * 1024 }
 
     /// Hands the bytes to `output` and empties the buffer.
     mutating func write(to output: any TextOutput) {
@@ -96,10 +96,10 @@ struct JSONBuffer {
             for places in 1...5 {
                 // Both operands are exact and division rounds correctly, so equality means that the
                 // decimal `scaled / 10^places` reads back as `value`; the nearest such is the shortest.
-                let scaled = (magnitude * Self.powersOfTen[places]).rounded()
-                guard scaled / Self.powersOfTen[places] == magnitude else { continue }
+                let scaled = (magnitude * Self.powerOfTen(places)).rounded()
+                guard scaled / Self.powerOfTen(places) == magnitude else { continue }
                 let whole = UInt64(scaled)
-                let divisor = UInt64(Self.powersOfTen[places])
+                let divisor = UInt64(Self.powerOfTen(places))
                 if value < 0 { bytes.append(UInt8(ascii: "-")) }
                 digits(whole / divisor, width: 1)
                 bytes.append(UInt8(ascii: "."))
@@ -111,7 +111,12 @@ struct JSONBuffer {
         raw(text: value.description)
     }
 
-    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000]
+    /// 10 to the `exponent`, exactly (for the few places numbers are written with).
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        var power = 1.0
+        for _ in 0..<exponent { power *= 10 }
+        return power
+    }
 
     mutating func integer(_ value: Int64?) {
         guard let value else { return raw("null") }
