@@ -43,11 +43,18 @@ enum CommonOptions {
         try arguments.value("section", expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }
     }
 
-    /// `--limit` and `--limit-per-section`, read.
-    static func limit(_ name: String, _ arguments: ParsedArguments) throws(UsageError) -> Int? {
-        try arguments.value(name, expected: "a whole number of events, 0 or more") { text in
-            Int(text).flatMap { $0 >= 0 ? $0 : nil }
+    /// `--limit` and `--limit-per-section`, read; the second needs sections.
+    static func limits(_ arguments: ParsedArguments, sectioned: Bool) throws(UsageError)
+        -> (limit: Int?, perSection: Int?)
+    {
+        func read(_ name: String) throws(UsageError) -> Int? {
+            try arguments.value(name, expected: "a whole number of events, 0 or more") { text in
+                Int(text).flatMap { $0 >= 0 ? $0 : nil }
+            }
         }
+        let perSection = try read("limit-per-section")
+        if perSection != nil, !sectioned { throw UsageError("'--limit-per-section <n>' needs '--section <key>'") }
+        return (try read("limit"), perSection)
     }
 
     /// When to colour output.

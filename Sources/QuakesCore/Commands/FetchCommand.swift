@@ -80,7 +80,7 @@ struct FetchCommand: Command {
         }
     }
 
-    /// The download options `fetch` and `watch` share.
+    /// Reads the download options of `fetch` and `watch` into settings.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> FetchSettings {
         var settings = FetchSettings()
         settings.timeout =

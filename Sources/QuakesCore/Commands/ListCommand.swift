@@ -42,11 +42,7 @@ struct ListCommand: Command {
         filters = try FilterOptions(arguments)
         sort = try Self.sort(arguments, origin: filters.origin)
         section = try CommonOptions.section(arguments)
-        limit = try CommonOptions.limit("limit", arguments)
-        limitPerSection = try CommonOptions.limit("limit-per-section", arguments)
-        if limitPerSection != nil, section == nil {
-            throw UsageError("'--limit-per-section <n>' needs '--section <key>'")
-        }
+        (limit, limitPerSection) = try CommonOptions.limits(arguments, sectioned: section != nil)
         format = try CommonOptions.format(arguments, default: .table)
         color = try CommonOptions.ColorChoice(arguments)
         utc = arguments.flag("utc")

@@ -63,11 +63,7 @@ struct WatchCommand: Command {
         query.sort = try ListCommand.sort(arguments, origin: filters.origin)
         query.origin = filters.origin
         query.section = try CommonOptions.section(arguments)
-        query.limit = try CommonOptions.limit("limit", arguments)
-        query.limitPerSection = try CommonOptions.limit("limit-per-section", arguments)
-        if query.limitPerSection != nil, query.section == nil {
-            throw UsageError("'--limit-per-section <n>' needs '--section <key>'")
-        }
+        (query.limit, query.limitPerSection) = try CommonOptions.limits(arguments, sectioned: query.section != nil)
         interval =
             try arguments.value("interval", expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
         format = try CommonOptions.format(arguments, default: .table)
