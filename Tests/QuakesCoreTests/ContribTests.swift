@@ -245,34 +245,13 @@ import Testing
         return try await Self.run(analyze, ["verify"] + (user ? ["--user"] : []) + paths, environment: environment)
     }
 
-    /// Runs a program to its end on a thread of its own: waiting for it on the cooperative pool
-    /// (two threads on a 2-core machine) would stall every other test.
+    /// Runs a program to its end (`ChildProcess` waits off the cooperative pool), its two outputs
+    /// together.
     private static func run(_ program: String, _ arguments: [String], environment: [String: String]) async throws
         -> Verification
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: program)
-                process.arguments = arguments
-                process.environment = environment
-                let output = Pipe()
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = output
-                process.standardError = output
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: Verification(
-                        status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
-            }
-        }
+        let outcome = try await ChildProcess.run(program, arguments, environment: environment)
+        return Verification(status: outcome.status, output: outcome.output + outcome.errors)
     }
 
     /// As user units, where the README installs them, and as system units, which their headers offer.
