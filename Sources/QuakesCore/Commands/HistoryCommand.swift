@@ -107,10 +107,9 @@ struct HistoryCommand: Command {
 
     /// One aligned line per transaction, then, indented, one per change.
     static func table(_ transaction: HistoryTransaction, zone: DisplayZone) -> String {
-        let time = zone.fields(transaction.timestamp)
         var text =
             String(transaction.token).leftPadded(to: 5, with: " ") + "  "
-            + "\(CivilTime.date(time)) \(CivilTime.clock(time))".padding(to: 21)
+            + zone.dateAndTime(transaction.timestamp).padding(to: 21)
             + TerminalText.escaped(transaction.author).padding(to: 10)
             + String(transaction.inserted).leftPadded(to: 10, with: " ")
             + String(transaction.updated).leftPadded(to: 10, with: " ")

@@ -123,8 +123,7 @@ struct StatusCommand: Command {
 
     /// `2021-07-22 20:39:44 UTC`: a moment in the display zone.
     static func time(_ milliseconds: Int64, zone: DisplayZone) -> String {
-        let local = zone.fields(milliseconds)
-        return "\(CivilTime.date(local)) \(CivilTime.clock(local)) \(zone.name)"
+        "\(zone.dateAndTime(milliseconds)) \(zone.name)"
     }
 }
 

@@ -199,9 +199,8 @@ struct WatchCommand: Command {
             : position(change.section, change.index)
         if change.kind == .move { location += " (was \(position(change.oldSection, change.oldIndex)))" }
         let quake = change.quake
-        let local = zone.fields(quake.time)
         let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
-        return change.kind.rawValue.padding(to: 8) + location + "  \(CivilTime.date(local)) \(CivilTime.clock(local))  "
+        return change.kind.rawValue.padding(to: 8) + location + "  \(zone.dateAndTime(quake.time))  "
             + magnitude + " " + TerminalText.escaped(quake.magnitudeType ?? "").padding(to: 6)
             + TerminalText.escaped(quake.place ?? "-") + "  " + TerminalText.escaped(quake.id)
     }

@@ -54,14 +54,13 @@ struct TableListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        let local = zone.fields(quake.time)
         let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
         let type = TerminalText.escaped(quake.magnitudeType ?? "")
         var depth = quake.depth.map { String(format: "%6.1f km", $0) } ?? "     ? km"
         if let origin { depth += "  " + String(format: "%7.1f km", origin.distance(to: quake)) }
         add(
             .row(
-                time: CivilTime.date(local) + " " + CivilTime.clock(local),
+                time: zone.dateAndTime(quake.time),
                 magnitude: magnitude + " " + TerminalText.padded(type, to: 5), magnitudeValue: quake.magnitude,
                 depth: depth, place: TerminalText.escaped(quake.place ?? ""), id: TerminalText.escaped(quake.id)))
     }

@@ -93,6 +93,12 @@ public struct DisplayZone: Sendable, Equatable {
         CivilTime.fields(milliseconds, offset: offset(at: milliseconds))
     }
 
+    /// `2021-07-22 20:39:44`: a moment as the zone's clocks read it, to the second.
+    func dateAndTime(_ milliseconds: Int64) -> String {
+        let local = fields(milliseconds)
+        return CivilTime.date(local) + " " + CivilTime.clock(local)
+    }
+
     /// `+02:00`, `-07:00` or `Z`: the offset at a moment, as ISO 8601 writes it.
     func offsetText(at milliseconds: Int64) -> String {
         let minutes = offset(at: milliseconds) / 60_000
