@@ -3,8 +3,6 @@ import Foundation
 /// The formats of `quakes list`.
 public enum ListFormat: String, Sendable, CaseIterable {
     case table, json, ndjson, csv, geojson
-
-    static let form = "one of " + allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 /// What a listing writes beside each quake: its distance from the point of `--near`, and the zone
