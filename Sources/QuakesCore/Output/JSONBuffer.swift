@@ -37,14 +37,6 @@ struct JSONBuffer {
         bytes.append(byte)
     }
 
-    /// `"name":`, for names that need no escaping.
-    mutating func key(_ name: StaticString) {
-        bytes.append(.quote)
-        raw(name)
-        bytes.append(.quote)
-        bytes.append(.colon)
-    }
-
     /// A quoted, escaped string, or null.
     mutating func string(_ text: String?) {
         guard var text else { return raw("null") }
