@@ -27,6 +27,16 @@ import Testing
         try #require(command.options.first { $0.name == name })
     }
 
+    /// Lines every shell completes alike, with what it offers for each.
+    static let everyShellCompletes: [(String, [String])] = [
+        ("quakes li", ["list"]),
+        ("quakes list --sort ", SortSpec.choices),
+        ("quakes count --format ", CountCommand.Format.allCases.map(\.rawValue)),
+        ("quakes list --se", ["--section"]),
+        ("quakes help sh", ["show"]),
+        ("quakes completions ", ShellCompletion.Shell.allCases.map(\.rawValue)),
+    ]
+
     // MARK: bash
 
     /// The words bash hands a completion function for `line`, the cursor at its end: split at
@@ -80,12 +90,7 @@ import Testing
 
     @Test(
         .enabled(if: bash != nil, "bash is not installed"),
-        arguments: [
-            ("quakes li", ["list"]),
-            ("quakes list --sort ", SortSpec.choices),
-            ("quakes count --format ", CountCommand.Format.allCases.map(\.rawValue)),
-            ("quakes list --se", ["--section"]),
-            ("quakes help sh", ["show"]),
+        arguments: everyShellCompletes + [
             ("quakes list --sort=", SortSpec.choices),
             ("quakes list --sort=ma", ["magnitude"]),
             ("quakes list --sort time,ma", ["time,magnitude"]),
@@ -93,7 +98,6 @@ import Testing
             ("quakes list --alert o", ["orange"]),
             ("quakes fetch all_w", ["all_week"]),
             ("quakes fetch -q 4.5_m", ["4.5_month"]),
-            ("quakes completions ", ShellCompletion.Shell.allCases.map(\.rawValue)),
             ("quakes -", ["--version", "-h", "--help"]),
             ("quakes list --db x --format c", ["csv"]),
             ("quakes list --limit ", []),
@@ -222,15 +226,7 @@ import Testing
     }
 
     @Test(
-        .enabled(if: zsh != nil, "zsh is not installed"),
-        arguments: [
-            ("quakes li", ["list"]),
-            ("quakes list --sort ", SortSpec.choices),
-            ("quakes count --format ", CountCommand.Format.allCases.map(\.rawValue)),
-            ("quakes list --se", ["--section"]),
-            ("quakes help sh", ["show"]),
-            ("quakes completions ", ShellCompletion.Shell.allCases.map(\.rawValue)),
-        ])
+        .enabled(if: zsh != nil, "zsh is not installed"), arguments: everyShellCompletes)
     func zshCompletes(_ line: String, _ expected: [String]) async throws {
         let offered = try await Self.zshCompletions(line, script: try await Self.script("zsh"))
         #expect(offered.sorted() == expected.sorted())
@@ -267,14 +263,8 @@ import Testing
 
     @Test(
         .enabled(if: fish != nil, "fish is not installed"),
-        arguments: [
-            ("quakes li", ["list"]),
-            ("quakes list --sort ", SortSpec.choices),
+        arguments: everyShellCompletes + [
             ("quakes list --sort=", SortSpec.choices.map { "--sort=" + $0 }),
-            ("quakes count --format ", CountCommand.Format.allCases.map(\.rawValue)),
-            ("quakes list --se", ["--section"]),
-            ("quakes help sh", ["show"]),
-            ("quakes completions ", ShellCompletion.Shell.allCases.map(\.rawValue)),
             ("quakes list --limit ", []),
         ])
     func fishCompletes(_ line: String, _ expected: [String]) async throws {
