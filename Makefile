@@ -3,13 +3,14 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# libcurl, SQLite and zlib headers; openssl for the tests' https server.
-PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev openssl
+# libcurl, SQLite and zlib headers; openssl for the tests' https server; libpq's headers, and the
+# PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL layer.
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev openssl postgresql libpq-dev
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps build demo test check lint format test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
+.PHONY: all deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
 
 all: build
 
@@ -37,15 +38,22 @@ demo: build
 	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5
 
 # The developer's loop: build, then every suite (in-process, through the binary, faults and
-# signals), in a few minutes on two cores.
+# signals), in a few minutes on two cores. scripts/with-postgres gives the PostgreSQL tests a
+# throwaway server (or the one QUAKES_TEST_POSTGRES already names).
+# Swift Testing records a backtrace of every error thrown; the reference decoder's Decodable tries
+# throw by the thousand, which cost a third of the suites' time. Only a failure's message loses the
+# place an error was thrown.
+TEST_ENVIRONMENT = SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
+
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(TEST_ENVIRONMENT) scripts/with-postgres $(SWIFT) test --skip-build
 
-# What CI runs (.ci/run): `make test`, then the suites under AddressSanitizer and ThreadSanitizer, a
+# What CI runs (.ci/run): `make test`, its long variants, the suites under AddressSanitizer and ThreadSanitizer, a
 # minute of fuzzing, the quick benchmark run (its timings are not checked), every product built in
 # release, and `swift format lint --strict` over Sources and Tests.
 check: test
+	$(MAKE) --no-print-directory test-long
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
@@ -60,16 +68,24 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
 
+# The long variants that make check adds to make test: 1,500 random command lines answered alike by
+# both engines, and the processes that share a database fetching a 60,000-feature feed for real.
+LONG_SUITES = EngineParityTests|ProcessTests|PostgresSharingTests
+test-long: deps
+	$(SWIFT) build --build-tests
+	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 scripts/with-postgres $(SWIFT) test --skip-build --filter '$(LONG_SUITES)'
+
 # The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
 # report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower; every suite
 # takes about 8 minutes on two cores. TSAN_SUITES narrows it (a --filter pattern) for a quicker look.
 TSAN_SUITES ?= .
 test-tsan: deps
-	QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
-		--filter '$(TSAN_SUITES)'
+	$(TEST_ENVIRONMENT) QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1" scripts/with-postgres \
+		$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_SUITES)'
 
 test-asan: deps
-	QUAKES_SANITIZED=address ASAN_OPTIONS="halt_on_error=1" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp" $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	$(TEST_ENVIRONMENT) QUAKES_SANITIZED=address ASAN_OPTIONS="halt_on_error=1" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp" \
+		scripts/with-postgres $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 # libFuzzer on the feed decoder, with AddressSanitizer, for FUZZ_SECONDS, from the seeds of Fuzz/
 # and the corpus it grew before. A crash leaves its input in .build/fuzz/ and fails the run.
@@ -87,7 +103,7 @@ RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests
 reliability: deps
 	$(SWIFT) build --build-tests
 	@rm -f .build/reliability.tsv
-	QUAKES_LONG_TESTS=1 QUAKES_RELIABILITY_REPORT=$(CURDIR)/.build/reliability.tsv \
+	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 QUAKES_RELIABILITY_REPORT=$(CURDIR)/.build/reliability.tsv \
 		$(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
 	@sort -t '	' -k1,1 -k2,2 .build/reliability.tsv | awk -F '\t' \
 		'BEGIN { print "| | case | runs | outcome |"; print "| --- | --- | ---: | --- |" } \
@@ -106,8 +122,9 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-	"$$bin/quakes-bench" run --quakes "$$bin/quakes" --work .build/bench --output BENCHMARKS.md \
-		--commit "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	scripts/with-postgres sh -c '"$$0" run --quakes "$$1" --work .build/bench --output BENCHMARKS.md \
+		--commit "$$2" --postgres "$$QUAKES_TEST_POSTGRES"' \
+		"$$bin/quakes-bench" "$$bin/quakes" "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # Every case of `make bench` once, on 20,000 features: checks that the suite runs, in under a minute.
 bench-quick: deps
@@ -115,8 +132,9 @@ bench-quick: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-	"$$bin/quakes-bench" run --quick --quakes "$$bin/quakes" --work .build/bench-quick \
-		--output .build/bench-quick/BENCHMARKS.md >/dev/null && echo "bench-quick: every case ran; see .build/bench-quick/BENCHMARKS.md"
+	scripts/with-postgres sh -c '"$$0" run --quick --quakes "$$1" --work .build/bench-quick \
+		--output .build/bench-quick/BENCHMARKS.md --postgres "$$QUAKES_TEST_POSTGRES" >/dev/null' \
+		"$$bin/quakes-bench" "$$bin/quakes" && echo "bench-quick: every case ran; see .build/bench-quick/BENCHMARKS.md"
 
 # `make install` puts the binary in $(PREFIX)/bin, and the shell completions and the manual page,
 # written by the binary just built from the same definitions as its --help, where bash-completion,

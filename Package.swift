@@ -20,22 +20,40 @@ let package = Package(
         ),
         // Our thin SQLite wrapper: no C pointer escapes it.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // libpq, opened with dlopen on first use (see Sources/CLibPQ/include/clibpq.h), so that
+        // commands on SQLite never load it; headers from Debian's libpq-dev.
+        .target(name: "CLibPQ"),
+        // Our thin PostgreSQL wrapper, for a PostgreSQL store: no C pointer escapes it.
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
         .target(name: "Locking"),
-        // The tool: model, feed decoding, download, store, queries and commands.
-        .target(name: "QuakesCore", dependencies: ["SQLite", "CCurl", "CZlib", "Locking"]),
-        // A few lines that hand the process to QuakesCore.
-        .executableTarget(name: "quakes", dependencies: ["QuakesCore"]),
+        // The tool: model, feed decoding, download, ingest with the identity rules, queries as
+        // values, output and commands, and the storage seam that every engine plugs into.
+        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "Locking"]),
+        // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
+        .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
+        .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
+        // A few lines that register the engines and hand the process to QuakesCore.
+        .executableTarget(name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
         .target(name: "LocalHTTPServer", dependencies: ["Locking"]),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
-        .executableTarget(name: "quakes-bench", dependencies: ["QuakesCore", "LocalHTTPServer", "quakes-measure"]),
+        .executableTarget(
+            name: "quakes-bench",
+            dependencies: [
+                "QuakesCore", "SQLiteEngine", "PostgresEngine", "SQLite", "PostgreSQL", "LocalHTTPServer",
+                "quakes-measure",
+            ]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
         .executableTarget(name: "quakes-fuzz", dependencies: ["QuakesCore"]),
         // Runs one benchmarked command and reports its time and its own peak memory; in C, to be small.
         .executableTarget(name: "quakes-measure"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "QuakesCoreTests", dependencies: ["QuakesCore", "SQLite", "LocalHTTPServer"]),
+        // Against a real server: QUAKES_TEST_POSTGRES, which `make test` and scripts/with-postgres set.
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL"]),
+        .testTarget(
+            name: "QuakesCoreTests",
+            dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "SQLite", "PostgreSQL", "LocalHTTPServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

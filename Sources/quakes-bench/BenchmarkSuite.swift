@@ -1,5 +1,6 @@
 import Foundation
 import LocalHTTPServer
+import PostgreSQL
 import QuakesCore
 import SQLite
 
@@ -14,8 +15,12 @@ struct BenchmarkSuite {
     var work: URL
     /// A small run, to check the suite works: `make bench-quick`.
     var quick: Bool
+    /// A PostgreSQL server to measure that engine on (`--postgres URI`, which `make bench` gives
+    /// through scripts/with-postgres); its cases are left out without one.
+    var postgres: String?
     var python = Runner.find("python3")
     var sqlite3 = Runner.find("sqlite3")
+    var psql = Runner.find("psql")
 
     private(set) var results: [Result] = []
 
@@ -42,8 +47,10 @@ struct BenchmarkSuite {
         for size in sizes {
             let feed = try generate(size)
             try ingest(feed, size: size)
+            if postgres != nil, size == sizes.first { try postgresIngest(feed, size: size) }
         }
         try queries(database: database(sizes.last!))
+        if postgres != nil { try postgresQueries(feed: try generate(sizes.last!), size: sizes.last!) }
         try notModified()
         try startup()
     }
@@ -143,7 +150,7 @@ struct BenchmarkSuite {
                 "SELECT * FROM quake ORDER BY time DESC;"
             ),
         ]
-        let rows = try QuakeReader(path: database).count()
+        let rows = try rowCount(database)
         for (name, arguments, sql) in cases {
             let ours = try (0..<(quick ? 1 : 5)).map { _ in
                 try Runner.measure([quakes] + arguments + ["--db", database, "--now", now], errors: log("query"))
@@ -162,6 +169,56 @@ struct BenchmarkSuite {
                     Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
             }
         }
+    }
+
+    /// Fresh ingests into PostgreSQL, beside the SQLite engine's of the same feed. The peak memory
+    /// is quakes' own; the server's is not counted.
+    private mutating func postgresIngest(_ feed: String, size: Int) throws {
+        let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
+        let fresh = try (0..<runs(size)).map { _ in
+            let database = try newPostgresDatabase()
+            return try Runner.measure(
+                [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("postgres-fetch-\(label)"))
+        }
+        results.append(
+            Result(
+                name: "PostgreSQL: fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
+                baseline: "fresh ingest, \(label) features"))
+    }
+
+    /// `count --last 5h` on PostgreSQL, holding the same events as the largest SQLite database,
+    /// beside `psql -c` running the same query.
+    private mutating func postgresQueries(feed: String, size: Int) throws {
+        let database = try newPostgresDatabase()
+        _ = try Runner.measure(
+            [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("postgres-fill"))
+        let newest = try newestTime(self.database(size))
+        let now = Date(timeIntervalSince1970: Double(newest) / 1000).ISO8601Format()
+        let name = "count --last 5h"
+        let sql = "SELECT count(*) FROM quake WHERE time >= \(newest - 5 * 3_600_000) AND time <= \(newest)"
+        let ours = try (0..<(quick ? 1 : 5)).map { _ in
+            try Runner.measure(
+                [quakes, "count", "--last", "5h", "--db", database, "--now", now], errors: log("postgres-query"))
+        }
+        results.append(
+            Result(
+                name: "PostgreSQL: " + name, summary: Summary(runs: ours),
+                baseline: psql == nil ? nil : "psql: " + name))
+        if let psql {
+            let theirs = try (0..<(quick ? 1 : 5)).map { _ in
+                try Runner.measure([psql, "-X", "-At", "-c", sql, database], errors: log("psql"))
+            }
+            results.append(Result(name: "psql: " + name, summary: Summary(runs: theirs)))
+        }
+    }
+
+    /// The URI of a new, empty database on the PostgreSQL server, replacing the one made before.
+    private func newPostgresDatabase() throws -> String {
+        guard let postgres else { throw BenchmarkError("no PostgreSQL server (--postgres URI)") }
+        let admin = try PostgresConnection(uri: postgres)
+        try admin.execute("DROP DATABASE IF EXISTS quakes_bench WITH (FORCE)")
+        try admin.execute("CREATE DATABASE quakes_bench")
+        return PostgresConnection.uri(postgres, database: "quakes_bench")
     }
 
     /// A fetch that the server answers with 304 Not Modified.
@@ -207,6 +264,13 @@ struct BenchmarkSuite {
 
     private func remove(_ database: String) {
         for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+    }
+
+    private func rowCount(_ database: String) throws -> Int {
+        let connection = try Connection(path: database, mode: .readOnly)
+        let statement = try connection.prepare("SELECT count(*) FROM quake")
+        _ = try statement.step()
+        return statement.int(at: 0) ?? 0
     }
 
     private func newestTime(_ database: String) throws -> Int64 {

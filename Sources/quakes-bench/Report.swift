@@ -82,6 +82,24 @@ struct Report {
                 check("\(name) within 2× of sqlite3", ours / theirs, { String(format: "%.2f×", $0) }, { $0 <= 2 })
             }
         }
+        for label in ["200k", "20k"] {
+            if let theirs = median("PostgreSQL: fresh ingest, \(label) features"),
+                let ours = median("fresh ingest, \(label) features")
+            {
+                check(
+                    "PostgreSQL fresh ingest of \(label) within 2× of SQLite's", theirs / ours,
+                    { String(format: "%.2f×", $0) }, { $0 <= 2 })
+                check(
+                    "peak RSS of the \(label) fetch into PostgreSQL under 150 MB",
+                    peak("PostgreSQL: fresh ingest, \(label) features"), { String(format: "%.0f MB", $0) }, { $0 < 150 }
+                )
+            }
+        }
+        if let ours = median("PostgreSQL: count --last 5h"), let theirs = median("psql: count --last 5h") {
+            check(
+                "PostgreSQL count --last 5h within 2× of psql -c", ours / theirs, { String(format: "%.2f×", $0) },
+                { $0 <= 2 })
+        }
         if let export = results.first(where: { $0.name == "list --format ndjson (everything)" }),
             let rows = export.items
         {

@@ -49,6 +49,7 @@ do {
         let output = words.option("--output")
         let commit = words.option("--commit") ?? "unknown"
         var suite = BenchmarkSuite(quakes: quakes, root: root, work: work, quick: quick)
+        suite.postgres = words.option("--postgres")
         try suite.run()
         let report = Report(results: suite.results, quick: quick, commit: commit).markdown()
         if let output {
@@ -61,7 +62,7 @@ do {
             String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
     default:
         fail(
-            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick]"
+            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI]"
         )
     }
 } catch {

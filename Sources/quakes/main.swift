@@ -1,5 +1,7 @@
 import Foundation
+import PostgresEngine
 import QuakesCore
+import SQLiteEngine
 
 // SIGINT and SIGTERM become cancellation of the command (see Interruption), for as long as
 // `signals` lives: to the end of the process.
@@ -9,6 +11,10 @@ let signals = interruption.listenToSignals()
 // and a file size limit (`ulimit -f`) is an error SQLite reports, EFBIG, not a kill by SIGXFSZ.
 signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
-let status = await Quakes.main(Array(CommandLine.arguments.dropFirst()), in: .current(interruption: interruption))
+// The storage engines, asked in this order which keeps the database --db names: SQLite, last,
+// keeps every value the others leave, since anything else is a file path.
+let engines: [any StorageEngine] = [PostgresEngine(), SQLiteEngine()]
+let status = await Quakes.main(
+    Array(CommandLine.arguments.dropFirst()), in: .current(interruption: interruption, engines: engines))
 withExtendedLifetime(signals) {}
 exit(status.code)

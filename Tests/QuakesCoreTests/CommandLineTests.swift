@@ -2,48 +2,50 @@ import Foundation
 import SQLite
 import Testing
 
+@testable import PostgresEngine
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 @Suite struct ParsedArgumentsTests {
     private let command = CommandHelp(
         commandName: "quakes test", abstract: "A test command.",
         arguments: [.init("word", help: "Words.", isRepeating: true, isOptional: true)],
         options: [
-            .init("limit", short: "n", value: "n", help: "A limit."),
-            .init("min-magnitude", value: "m", help: "A magnitude."),
-            .init("quiet", short: "q", help: "Quiet."),
-            .init("utc", help: "UTC."),
+            .init(.limit, short: "n", value: "n", help: "A limit."),
+            .init(.minMagnitude, value: "m", help: "A magnitude."),
+            .init(.quiet, short: "q", help: "Quiet."),
+            .init(.utc, help: "UTC."),
         ])
 
     @Test func readsEverySpellingOfOptionsAndFlags() throws {
         let parsed = try ParsedArguments(
             ["a", "--limit", "5", "--min-magnitude=-1.5", "-q", "b", "--utc", "--", "--c", "-q"],
             for: command)
-        #expect(parsed.value("limit") == "5")
-        #expect(parsed.value("min-magnitude") == "-1.5")
-        #expect(parsed.flag("quiet"))
-        #expect(parsed.flag("utc"))
+        #expect(parsed.value(.limit) == "5")
+        #expect(parsed.value(.minMagnitude) == "-1.5")
+        #expect(parsed.flag(.quiet))
+        #expect(parsed.flag(.utc))
         #expect(!parsed.wantsHelp)
         #expect(parsed.positionals == ["a", "b", "--c", "-q"])
     }
 
     @Test func aValueOptionTakesTheNextWordEvenWhenItStartsWithADash() throws {
         let parsed = try ParsedArguments(["--min-magnitude", "-1", "-n", "-2"], for: command)
-        #expect(parsed.value("min-magnitude") == "-1")
-        #expect(parsed.value("limit") == "-2")
+        #expect(parsed.value(.minMagnitude) == "-1")
+        #expect(parsed.value(.limit) == "-2")
     }
 
     @Test func groupedShortFlagsAndAnAttachedShortValue() throws {
         let parsed = try ParsedArguments(["-qh", "-n10"], for: command)
-        #expect(parsed.flag("quiet"))
+        #expect(parsed.flag(.quiet))
         #expect(parsed.wantsHelp)
-        #expect(parsed.value("limit") == "10")
+        #expect(parsed.value(.limit) == "10")
     }
 
     @Test func theLastOfARepeatedValueWinsAndAllAreKept() throws {
         let parsed = try ParsedArguments(["--limit", "1", "--limit", "2"], for: command)
-        #expect(parsed.value("limit") == "2")
-        #expect(parsed.values("limit") == ["1", "2"])
+        #expect(parsed.value(.limit) == "2")
+        #expect(parsed.values(.limit) == ["1", "2"])
     }
 
     @Test func aLoneDashIsAPositional() throws {
@@ -64,10 +66,10 @@ import Testing
     @Test func convertedValuesNameTheOptionAndTheAcceptedFormWhenMalformed() throws {
         let parsed = try ParsedArguments(["--limit", "abc"], for: command)
         let error = try #require(throws: UsageError.self) {
-            try parsed.value("limit", expected: "a whole number") { Int($0) }
+            try parsed.value(.limit, expected: "a whole number") { Int($0) }
         }
         #expect(error.message == "The value 'abc' is invalid for '--limit <n>': expected a whole number")
-        #expect(try parsed.value("utc", expected: "x") { Int($0) } == nil)
+        #expect(try parsed.value(.utc, expected: "x") { Int($0) } == nil)
     }
 
     @Test func neverCrashesOnArbitraryArguments() throws {
@@ -115,10 +117,10 @@ import Testing
                                           all_day)
 
                 OPTIONS:
-                  --db <path>             The database file; missing folders are created.
-                                          (default: $QUAKES_DB, else
-                                          $XDG_DATA_HOME/quakes/quakes.sqlite, else
-                                          ~/.local/share/quakes/quakes.sqlite)
+                  --db <path>             The database file (missing folders are created), or
+                                          the postgresql:// URI of a shared database. (default:
+                                          $QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite,
+                                          else ~/.local/share/quakes/quakes.sqlite)
                   --timeout <seconds>     The longest a download may take, time spent storing
                                           excluded. (default: 60)
                   --max-bytes <bytes>     The largest response accepted, after decompression; K,
@@ -285,7 +287,8 @@ import Testing
                 variables: variables, currentDirectory: "/work",
                 standardOutput: CapturedOutput(), standardError: CapturedOutput())
             environment.accountHome = { account }
-            return try DatabaseLocation.path(option: option, in: environment)
+            environment.engines = TestEngine.registry
+            return try DatabaseLocation.database(option: option, in: environment).name
         }
         let all = ["QUAKES_DB": "/env/q.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
         #expect(try path("mine.sqlite", all) == "/work/mine.sqlite")
@@ -300,6 +303,30 @@ import Testing
         #expect(throws: UsageError.self) { try path(nil, [:], account: nil) }
         // An unset variable in a script is a mistake, never the user's real database.
         #expect(throws: UsageError.self) { try path(nil, ["HOME": "/home/me", "QUAKES_DB": ""]) }
+    }
+
+    @Test func aPostgreSQLURIOfAnyCaseIsAServersDatabaseNamedWithoutItsPassword() throws {
+        func database(_ value: String) throws(UsageError) -> any Database {
+            var environment = Environment(
+                variables: [:], currentDirectory: "/work", standardOutput: CapturedOutput(),
+                standardError: CapturedOutput())
+            environment.engines = TestEngine.registry
+            return try DatabaseLocation.database(option: value, in: environment)
+        }
+        for (value, uri) in [
+            ("postgresql://u:secret@db/quakes", "postgresql://u:secret@db/quakes"),
+            ("postgres://u:secret@db/quakes", "postgres://u:secret@db/quakes"),
+            // libpq knows its schemes in lower case only: handed any other way, it reads key=value
+            // settings and quotes the whole value, password and all, in its error.
+            ("POSTGRESQL://u:secret@db/quakes", "postgresql://u:secret@db/quakes"),
+            ("Postgres://u:secret@db/Quakes", "postgres://u:secret@db/Quakes"),
+        ] {
+            let server = try #require(try database(value) as? PostgresDatabase, "\(value)")
+            #expect(server.uri == uri)
+            #expect(!server.name.contains("secret"))
+        }
+        #expect(try database("postgresql.sqlite") is SQLiteDatabase)
+        #expect(try database("postgresql:/x").name == "/work/postgresql:/x")
     }
 
     @Test func anEmptyDatabaseOptionOrVariableIsAUsageError() async throws {

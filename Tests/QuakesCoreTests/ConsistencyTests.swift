@@ -156,6 +156,7 @@ import Testing
                 variables: variables, currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
                 terminalColumns: 120)
             environment.clock = { QueryUniverse.nowMilliseconds }
+            environment.engines = TestEngine.registry
             _ = await Quakes.main(
                 ["list", "--db", path, "--limit", "3", "--sort", "magnitude"] + options, in: environment)
             return output.text

@@ -3,6 +3,7 @@ import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// Polite, robust fetching against a server of the tests' own: conditional requests, retries,
 /// bodies cut short, timeouts, and the progress line.
@@ -11,12 +12,14 @@ import Testing
         try Fixtures.bytes(Fixtures.fourFiveLater)
     }
 
-    @Test func anUnchangedFeedIs304WritesNothingAndRecordsNoTransaction() async throws {
+    @Test(arguments: TestEngine.allCases) func anUnchangedFeedIs304WritesNothingAndRecordsNoTransaction(
+        engine: TestEngine
+    ) async throws {
         let server = try LocalHTTPServer()
         server.route(
             "/feed", .conditional(body: try body(), etag: "\"v1\"", lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+        let store = try engine.newDatabase()
+        let database = store.location
         let first = await QuakesRun.fetch([server.url("/feed")], database: database, ["--format", "json"])
         #expect(first.standardOutput.contains(#""status":"ok","features":78,"inserted":78"#))
         let before = try DatabaseContent.exceptFeedState(database)
@@ -44,11 +47,13 @@ import Testing
         #expect(server.received.last?.headers["if-none-match"] == nil)
     }
 
-    @Test func lastModifiedAloneMakesTheRequestConditional() async throws {
+    @Test(arguments: TestEngine.allCases) func lastModifiedAloneMakesTheRequestConditional(engine: TestEngine)
+        async throws
+    {
         let server = try LocalHTTPServer()
         server.route("/feed", .conditional(body: try body(), etag: nil, lastModified: "Thu, 22 Jul 2021 20:40:00 GMT"))
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([server.url("/feed")], database: database)
         let second = await QuakesRun.fetch([server.url("/feed")], database: database, ["--format", "json"])
         #expect(second.standardOutput.contains(#""status":"not-modified""#))
@@ -126,7 +131,7 @@ import Testing
                 == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout) (gave up after 2 attempts)\n"
         )
         #expect(server.received.count == 2)
-        #expect(try QuakeReader(path: database).count() == 0)
+        #expect(try SQLiteReader(path: database).count() == 0)
     }
 
     @Test func progressIsDrawnOnATerminalOnly() async throws {
@@ -135,9 +140,10 @@ import Testing
         let folder = try TemporaryDirectory()
         func fetch(terminal: Bool, quiet: Bool) async -> String {
             let errors = CapturedOutput()
-            let environment = Environment(
+            var environment = Environment(
                 variables: [:], currentDirectory: "/", standardOutput: CapturedOutput(),
                 standardError: errors, standardErrorIsTerminal: terminal)
+            environment.engines = TestEngine.registry
             let arguments = ["fetch", "--db", folder.file("\(terminal)\(quiet).sqlite"), server.url("/slow")]
             _ = await Quakes.main(arguments + (quiet ? ["--quiet"] : []), in: environment)
             return errors.text

@@ -2,33 +2,30 @@ import Foundation
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// `quakes fetch` into real database files, checked against the files' own contents.
 @Suite struct FetchStoreTests {
-    private func storedQuakes(_ database: String) throws -> [Quake] {
-        try QuakeReader(path: database).allQuakes()
-    }
-
-    @Test(arguments: Fixtures.geojsonFiles)
-    func everyFixtureIngestsAndTheRowsEqualTheFile(name: String) async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases, Fixtures.geojsonFiles)
+    func everyFixtureIngestsAndTheRowsEqualTheFile(engine: TestEngine, name: String) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         let run = await QuakesRun.fetch([Fixtures.path(name)], database: database)
         #expect(run.status == .success, "\(run.standardError)")
         let expected = try ReferenceDecoder.decode(try Fixtures.data(name)).quakes
         let byID = Dictionary(expected.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        let stored = try storedQuakes(database)
+        let stored = try store.reader().allQuakes()
         #expect(stored.count == byID.count)
         #expect(stored.map(\.normalized) == byID.keys.sorted().map { byID[$0]!.normalized })
     }
 
-    @Test func namedEventsAreStoredFieldByField() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func namedEventsAreStoredFieldByField(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         let sources = [Fixtures.nullMagnitude, Fixtures.nullPlaces, Fixtures.weekAfter, Fixtures.upperCaseStatus]
         let run = await QuakesRun.fetch(sources.map(Fixtures.path), database: database)
         #expect(run.status == .success, "\(run.standardError)")
-        let reader = try QuakeReader(path: database)
+        let reader = try store.reader()
 
         let nullMagnitude = try #require(try reader.quake(id: "ok2020vfoa"))
         #expect(nullMagnitude.magnitude == nil)
@@ -65,10 +62,11 @@ import Testing
         #expect(upperCase.status == "AUTOMATIC")
     }
 
-    @Test func overlappingFeedsLeaveTheNewestVersionsWhateverTheOrder() async throws {
-        let folder = try TemporaryDirectory()
-        let forward = folder.file("forward.sqlite")
-        let backward = folder.file("backward.sqlite")
+    @Test(arguments: TestEngine.allCases) func overlappingFeedsLeaveTheNewestVersionsWhateverTheOrder(
+        engine: TestEngine
+    ) async throws {
+        let stores = [try engine.newDatabase(), try engine.newDatabase()]
+        let (forward, backward) = (stores[0].location, stores[1].location)
         let first = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: forward)
         let second = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: forward)
         #expect(
@@ -85,10 +83,10 @@ import Testing
         let older = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: backward)
         #expect(older.standardError.contains("3098 features, 1158 new, 0 updated, 1940 unchanged, 0 skipped"))
 
-        let forwardRows = try storedQuakes(forward)
+        let forwardRows = try stores[0].reader().allQuakes()
         #expect(forwardRows.count == 4438)
         // Every row the same, `generated` too: the newest feed that carried each stored version.
-        #expect(forwardRows == (try storedQuakes(backward)))
+        #expect(forwardRows == (try stores[1].reader().allQuakes()))
         #expect(
             try DatabaseContent(path: forward, tables: DatabaseContent.orderIndependentTables)
                 == DatabaseContent(path: backward, tables: DatabaseContent.orderIndependentTables))
@@ -104,29 +102,33 @@ import Testing
         #expect(renamed.feedGenerated == 1_626_986_384_000)
     }
 
-    @Test func theReidentifiedEventEndsAsOneRowUnderItsNewId() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func theReidentifiedEventEndsAsOneRowUnderItsNewId(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
-        let reader = try QuakeReader(path: database)
+        let reader = try store.reader()
         #expect(try reader.quake(id: "us7000enmc")?.magnitude == 2.9)
         #expect(try reader.quake(id: "ci39746767") == nil)
 
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
-        #expect(try reader.quake(id: "us7000enmc") == nil)
-        let event = try #require(try reader.quake(id: "ci39746767"))
+        // A reader sees the snapshot it opened with: a new one sees the second fetch.
+        let after = try store.reader()
+        #expect(try after.quake(id: "us7000enmc") == nil)
+        let event = try #require(try after.quake(id: "ci39746767"))
         #expect(event.magnitude == 2.84)
         #expect(event.updated == 1_626_796_217_729)
         #expect(event.ids == ",ci39746767,nn00815144,us7000enmc,")
         for (old, new) in [("ak02198hmo8v", "us7000enm4"), ("mb80515939", "uw61755601")] {
-            #expect(try reader.quake(id: old) == nil)
-            #expect(try reader.quake(id: new) != nil)
+            #expect(try after.quake(id: old) == nil)
+            #expect(try after.quake(id: new) != nil)
         }
     }
 
-    @Test func reingestingAFileChangesNothing() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func reingestingAFileChangesNothing(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
         let before = try DatabaseContent.exceptFeedState(database)
         let again = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
@@ -134,9 +136,9 @@ import Testing
         #expect(try DatabaseContent.exceptFeedState(database) == before)
     }
 
-    @Test func onlyEventsThatChangedAreUpdated() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func onlyEventsThatChangedAreUpdated(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
         let later = await QuakesRun.fetch(
             [Fixtures.path(Fixtures.fourFiveLater)], database: database, ["--format", "json"])
@@ -145,7 +147,7 @@ import Testing
         #expect(
             later.standardOutput.contains(
                 #""features":78,"inserted":0,"updated":6,"unchanged":72,"deleted":0,"skipped":0"#))
-        let reader = try QuakeReader(path: database)
+        let reader = try store.reader()
         #expect(try reader.quake(id: "us6000exs5")?.feltReports == 220)
         #expect(try reader.quake(id: "us7000enfl")?.place == "Bismarck Sea")
         let again = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveEarlier)], database: database)
@@ -153,9 +155,11 @@ import Testing
         #expect(try reader.quake(id: "us7000enfl")?.place == "Bismarck Sea")
     }
 
-    @Test func aFeatureWithStatusDeletedRemovesItsEvent() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func aFeatureWithStatusDeletedRemovesItsEvent(engine: TestEngine) async throws
+    {
+        let store = try engine.newDatabase()
+        let folder = store
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
         let deletion = """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":1626837055351,\
@@ -166,26 +170,29 @@ import Testing
             [try folder.write("deleted.geojson", deletion)], database: database,
             ["--format", "json"])
         #expect(run.standardOutput.contains(#""features":1,"inserted":0,"updated":0,"unchanged":0,"deleted":1"#))
-        let reader = try QuakeReader(path: database)
+        let reader = try store.reader()
         #expect(try reader.quake(id: "ak0219a4ens8") == nil)
         #expect(try reader.count() == 3279)
     }
 
-    @Test func aDetailFileAndAnEmptyFeedAreAccepted() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func aDetailFileAndAnEmptyFeedAreAccepted(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         let run = await QuakesRun.fetch(
             [Fixtures.path(Fixtures.detail), Fixtures.path(Fixtures.emptyFeed)],
             database: database)
         #expect(run.status == .success)
         #expect(run.standardError.contains("detail-us1000chhc-updated-2018-02-20.geojson: 1 features, 1 new"))
         #expect(run.standardError.contains("significant_hour-2018-06-21T1817Z.geojson: 0 features, 0 new"))
-        #expect(try QuakeReader(path: database).count() == 1)
+        #expect(try store.reader().count() == 1)
     }
 
-    @Test func invalidFeaturesAreSkippedReportedAndTheRestStored() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func invalidFeaturesAreSkippedReportedAndTheRestStored(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let folder = store
+        let database = store.location
         var features: [String] = []
         for index in 0..<9 {
             let time = index.isMultiple(of: 3) ? "\"no\"" : "\(index)"
@@ -201,7 +208,7 @@ import Testing
             run.standardError.contains("Warning: \(path): skipped feature 0 (e0): properties.time is not a number\n"))
         #expect(run.standardError.contains("feature 6 (e6)"))
         #expect(run.standardError.contains("9 features, 6 new, 0 updated, 0 unchanged, 3 skipped"))
-        #expect(try QuakeReader(path: database).count() == 6)
+        #expect(try store.reader().count() == 6)
 
         let quiet = await QuakesRun.fetch([path], database: database, ["--quiet"])
         #expect(quiet.standardError.isEmpty)
@@ -222,9 +229,12 @@ import Testing
         #expect(run.standardError.contains("13 features, 1 new, 0 updated, 0 unchanged, 12 skipped"))
     }
 
-    @Test func aDocumentOfWhichNothingCouldBeStoredFailsEvenQuietly() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func aDocumentOfWhichNothingCouldBeStoredFailsEvenQuietly(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let folder = store
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let before = try DatabaseContent(path: database)
         let bad = (0..<8).map { #"{"type":"Feature","properties":{"time":"soon"},"id":"x\#($0)"}"# }
@@ -305,6 +315,6 @@ import Testing
         #expect(run.standardError.contains(reason))
         #expect(run.standardError.contains("(at byte "))
         #expect(try DatabaseState(path: database) == before)
-        #expect(try QuakeReader(path: database).count() == 78)
+        #expect(try SQLiteReader(path: database).count() == 78)
     }
 }

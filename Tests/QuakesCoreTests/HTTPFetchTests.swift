@@ -3,6 +3,7 @@ import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// `quakes fetch` over HTTP, against a server of the tests' own on 127.0.0.1.
 @Suite struct HTTPFetchTests {
@@ -19,7 +20,7 @@ import Testing
         let request = try #require(server.received.first)
         #expect(request.headers["user-agent"] == "quakes/\(Quakes.version)")
         #expect(request.headers["accept-encoding"]?.contains("gzip") == true)
-        let reader = try QuakeReader(path: database)
+        let reader = try SQLiteReader(path: database)
         #expect(try reader.quake(id: "us6000a92u")?.place == "57 km SSW of Lithakiá, Greece")
         #expect(try reader.count() == 4119)
     }
@@ -63,7 +64,7 @@ import Testing
         let run = await QuakesRun.fetch([server.url("/sneaky")], database: database)
         #expect(run.status == .unavailable)
         #expect(run.standardError.contains("redirects are followed only to http and https"))
-        #expect(try QuakeReader(path: database).count() == 0)
+        #expect(try SQLiteReader(path: database).count() == 0)
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
@@ -99,7 +100,7 @@ import Testing
             [server.url("/endless.geojson")], database: database, ["--max-bytes", "4M"])
         #expect(endless.status == .dataError)
         #expect(endless.standardError.contains("larger than 4194304 bytes"))
-        #expect(try QuakeReader(path: database).count() == 0)
+        #expect(try SQLiteReader(path: database).count() == 0)
     }
 
     @Test func aConnectionRefusedIsAnUnavailableService() async throws {
@@ -132,6 +133,6 @@ import Testing
         #expect(sources.map { $0["status"] as? String } == ["ok", "error", "ok"])
         #expect(sources.map { $0["features"] as? Int } == [3098, nil, 667])
         #expect(sources[1]["exitCode"] as? Int == 65)
-        #expect(try QuakeReader(path: database).count() == 3098 + 667)
+        #expect(try SQLiteReader(path: database).count() == 3098 + 667)
     }
 }

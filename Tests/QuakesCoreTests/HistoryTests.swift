@@ -16,14 +16,16 @@ import Testing
         return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! String, $0["change"] as! String) })
     }
 
-    @Test func fetchesAndAPruneRecordWhatHappenedEventByEvent() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func fetchesAndAPruneRecordWhatHappenedEventByEvent(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         let before = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekBefore)).quakes
         let after = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekAfter)).quakes
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database, ["--author", "cron"])
-        let stored = try QuakeReader(path: database).allQuakes()
+        let stored = try await store.read { try $0.allQuakes() }
         let prune = await QuakesRun.run([
             "prune", "--db", database, "--older-than", "5d", "--now", "2021-07-22T20:39:44Z",
         ])
@@ -65,12 +67,14 @@ import Testing
         #expect(
             changes(log[2])
                 == Dictionary(uniqueKeysWithValues: stored.filter { $0.time < cutoff }.map { ($0.id, "delete") }))
-        #expect(try QuakeReader(path: database).allQuakes() == stored.filter { $0.time >= cutoff })
+        #expect(try await store.read { try $0.allQuakes() } == stored.filter { $0.time >= cutoff })
     }
 
-    @Test func sinceAndAuthorFilterAndTheLastTokenKeepsAScriptsPlace() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func sinceAndAuthorFilterAndTheLastTokenKeepsAScriptsPlace(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         for (file, author) in [(Fixtures.nullMagnitude, "a"), (Fixtures.alerts, "b"), (Fixtures.nullPlaces, "a")] {
             _ = await QuakesRun.fetch([Fixtures.path(file)], database: database, ["--author", author])
         }
@@ -90,9 +94,11 @@ import Testing
         #expect(lines.first?.contains(#""author":"a","source":"file://"#) == true)
     }
 
-    @Test func tokensNeverRepeatEvenAfterHistoryIsPruned() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func tokensNeverRepeatEvenAfterHistoryIsPruned(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.nullMagnitude)], database: database)
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let dry = await QuakesRun.run(
@@ -111,9 +117,11 @@ import Testing
         #expect(try await transactions(database).map { $0["token"] as? Int } == [3])
     }
 
-    @Test func aDryRunChangesNothingAndAFetchThatChangesNothingRecordsNothing() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func aDryRunChangesNothingAndAFetchThatChangesNothingRecordsNothing(
+        engine: TestEngine
+    ) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
         let before = try DatabaseContent.exceptFeedState(database)
         let dry = await QuakesRun.run([
@@ -128,5 +136,89 @@ import Testing
         #expect(
             usage.standardError.hasPrefix(
                 "Error: Missing '--older-than <duration>' or '--history-older-than <duration>'"))
+    }
+
+    /// A fetch big enough for several batches records each event's net change, however far apart
+    /// in the document its versions are: batches keep their changes in the database, not in memory.
+    @Test(arguments: TestEngine.allCases)
+    func changesFarApartInOneFetchAreOneNetChangePerEvent(engine: TestEngine) async throws {
+        func feature(_ id: String, updated: Int64, ids: [String] = [], deleted: Bool = false) -> String {
+            let all = ([id] + ids).sorted().joined(separator: ",")
+            return """
+                {"type":"Feature","properties":{"mag":2.5,"place":"v\(updated)","time":1626700000000,\
+                "updated":\(updated),"status":"\(deleted ? "deleted" : "reviewed")","ids":",\(all),"},\
+                "geometry":{"type":"Point","coordinates":[-117.5,35.6,8.1]},"id":"\(id)"}
+                """
+        }
+        // About 400 KB of other events between versions: more than a batch (a 256 KB chunk).
+        func filler(_ prefix: String) -> [String] {
+            (0..<600).map { feature("\(prefix)\($0)", updated: 1) + String(repeating: " ", count: 400) }
+        }
+        func document(_ features: [String]) -> String {
+            #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
+        }
+        let store = try engine.newDatabase()
+        let first = try store.write(
+            "first.geojson",
+            document([feature("aa", updated: 10), feature("xx", updated: 10), feature("yy", updated: 10)]))
+        _ = await QuakesRun.fetch([first], database: store.location)
+        let second = try store.write(
+            "second.geojson",
+            document(
+                [
+                    feature("xx", updated: 20), feature("yy", updated: 20), feature("nn", updated: 20),
+                    feature("gone", updated: 20),
+                ] + filler("f")
+                    + [
+                        feature("xx", updated: 30), feature("yy", updated: 30, deleted: true),
+                        feature("bb", updated: 30, ids: ["aa"]), feature("gone", updated: 30, deleted: true),
+                    ]
+                    + filler("g") + [feature("nn", updated: 40)]))
+        let run = await QuakesRun.fetch([second], database: store.location, ["--format", "json"])
+        #expect(run.status == .success, "\(run.standardError)")
+        let log = try await transactions(store.location, ["--since", "1", "--changes"])
+        #expect(log.count == 1)
+        var expected: [String: String] = [:]
+        for index in 0..<600 {
+            expected["f\(index)"] = "insert"
+            expected["g\(index)"] = "insert"
+        }
+        expected["xx"] = "update"  // updated twice
+        expected["yy"] = "delete"  // updated, then deleted
+        expected["nn"] = "insert"  // inserted, then updated
+        expected["aa"] = "delete"  // absorbed by bb
+        expected["bb"] = "insert"
+        // "gone", inserted then deleted in the one fetch, leaves no trace.
+        #expect(changes(log[0]) == expected)
+        let merged = (log[0]["changes"] as? [[String: Any]])?.first { $0["id"] as? String == "aa" }
+        #expect(merged?["mergedInto"] as? String == "bb")
+        #expect(log[0]["inserted"] as? Int == 1202)
+        #expect(log[0]["updated"] as? Int == 1)
+        #expect(log[0]["deleted"] as? Int == 2)
+        #expect(run.standardOutput.contains(#""inserted":1202,"updated":1,"unchanged":"#))
+        let place = try #require(try store.reader().quake(id: "nn")).place
+        #expect(place == "v40")
+    }
+
+    /// A writer that rolled an ingest back (a watch pass whose download failed) records only what
+    /// its next ingest changed: nothing of the first is left to be counted.
+    @Test(arguments: TestEngine.allCases)
+    func anIngestRolledBackLeavesNothingForTheNextOnTheSameWriter(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let quakes = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.alerts)).quakes
+        let writer = store.database.writer()
+        try await writer.open()
+        let abandoned = try await writer.beginIngest(author: "test", source: nil)
+        let first = try await writer.ingest(Array(quakes.prefix(10)), for: abandoned)
+        #expect(first.changed == 10)
+        await writer.rollback(abandoned)
+        let kept = try await writer.beginIngest(author: "test", source: nil)
+        _ = try await writer.ingest(Array(quakes.suffix(3)), for: kept)
+        let commit = try await writer.commit(kept, timestamp: 1, feedState: nil)
+        #expect(commit.inserted == 3)
+        #expect(commit.updated + commit.deleted == 0)
+        let log = try await transactions(store.location, ["--changes"])
+        #expect(Set(changes(log[0]).keys) == Set(quakes.suffix(3).map(\.id)))
+        #expect(try store.reader().count() == 3)
     }
 }

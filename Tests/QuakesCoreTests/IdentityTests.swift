@@ -29,25 +29,28 @@ import Testing
         }
     }
 
-    /// The database content every order of `versions` ends in, after checking that they all agree;
-    /// and the content, `list --format geojson` output and `show` answers of that end.
-    private func endState(_ versions: [Version], file: String = #fileID, line: Int = #line) async throws -> (
-        content: DatabaseContent, geojson: String, folder: TemporaryDirectory
+    /// The database content every order of `versions` ends in on `engine`, after checking that
+    /// they all agree; and the content, `list --format geojson` output, the database of each order
+    /// and a folder for more files.
+    private func endState(_ versions: [Version], on engine: TestEngine) async throws -> (
+        content: DatabaseContent, geojson: String, databases: [TestStore], folder: TemporaryDirectory
     ) {
         let folder = try TemporaryDirectory()
         let paths = try versions.enumerated().map { index, version in
             try folder.write("v\(index).geojson", version.document)
         }
         var first: (DatabaseContent, String)?
+        var databases: [TestStore] = []
         let orders = permutations(Array(paths.indices))
-        for (number, order) in orders.enumerated() {
-            let database = folder.file("order\(number).sqlite")
+        for order in orders {
+            let store = try engine.newDatabase()
+            databases.append(store)
             for index in order {
-                let run = await QuakesRun.fetch([paths[index]], database: database, ["--quiet"])
+                let run = await QuakesRun.fetch([paths[index]], database: store.location, ["--quiet"])
                 #expect(run.status == .success, "\(run.standardError)")
             }
-            let content = try DatabaseContent(path: database, tables: DatabaseContent.orderIndependentTables)
-            let geojson = await QuakesRun.run(["list", "--db", database, "--format", "geojson", "--sort", "time"])
+            let content = try DatabaseContent(path: store.location, tables: DatabaseContent.orderIndependentTables)
+            let geojson = await QuakesRun.run(["list", "--db", store.location, "--format", "geojson", "--sort", "time"])
             if let first {
                 #expect(content == first.0, "order \(order) differs from \(orders[0])")
                 #expect(geojson.standardOutput == first.1, "order \(order) lists differently")
@@ -55,7 +58,7 @@ import Testing
                 first = (content, geojson.standardOutput)
             }
         }
-        return (first!.0, first!.1, folder)
+        return (first!.0, first!.1, databases, folder)
     }
 
     private func permutations(_ items: [Int]) -> [[Int]] {
@@ -72,40 +75,49 @@ import Testing
     }
 
     private func column(_ name: String, of id: String, in content: DatabaseContent) -> String? {
-        let columns = QuakeColumns.names
+        let columns = QuakeField.allCases.map(\.name)
         guard let index = columns.firstIndex(of: name) else { return nil }
         return content.tables["quake"]?.first { $0[0] == id }?[index]
     }
 
-    @Test func aTieOfUpdatedGoesToTheNewestFeedWhateverTheOrder() async throws {
+    @Test(arguments: TestEngine.allCases) func aTieOfUpdatedGoesToTheNewestFeedWhateverTheOrder(engine: TestEngine)
+        async throws
+    {
         // A (feed t1, X), B (t3, X), C (t2, Y): the newest feed, B, says X.
-        let (content, _, _) = try await endState([
-            Version(id: "ci1", updated: 100, generated: 1_000, place: "X"),
-            Version(id: "ci1", updated: 100, generated: 3_000, place: "X"),
-            Version(id: "ci1", updated: 100, generated: 2_000, place: "Y"),
-        ])
+        let (content, _, _, _) = try await endState(
+            [
+                Version(id: "ci1", updated: 100, generated: 1_000, place: "X"),
+                Version(id: "ci1", updated: 100, generated: 3_000, place: "X"),
+                Version(id: "ci1", updated: 100, generated: 2_000, place: "Y"),
+            ], on: engine)
         #expect(ids(content) == ["ci1"])
         #expect(column("place", of: "ci1", in: content) == "X")
         // `generated` is the newest feed time that carried the stored version.
         #expect(column("generated", of: "ci1", in: content) == "3000")
     }
 
-    @Test func equalVersionsFromFeedsOfTheSameTimeAreOrderedByTheirContent() async throws {
-        let (content, _, _) = try await endState([
-            Version(id: "ci1", updated: 100, generated: 1_000, place: "X"),
-            Version(id: "ci1", updated: 100, generated: 1_000, place: "Y"),
-            Version(id: "ci1", updated: 100, generated: nil, place: "Z"),
-        ])
+    @Test(arguments: TestEngine.allCases) func equalVersionsFromFeedsOfTheSameTimeAreOrderedByTheirContent(
+        engine: TestEngine
+    ) async throws {
+        let (content, _, _, _) = try await endState(
+            [
+                Version(id: "ci1", updated: 100, generated: 1_000, place: "X"),
+                Version(id: "ci1", updated: 100, generated: 1_000, place: "Y"),
+                Version(id: "ci1", updated: 100, generated: nil, place: "Z"),
+            ], on: engine)
         #expect(ids(content) == ["ci1"])
         #expect(["X", "Y"].contains(column("place", of: "ci1", in: content)))
     }
 
-    @Test func aDeletionIsRememberedSoThatAnOlderCopyNeverBringsTheEventBack() async throws {
-        let (content, geojson, folder) = try await endState([
-            Version(id: "us1", updated: 100, generated: 1_000),
-            Version(id: "us1", updated: 200, generated: 2_000, deleted: true),
-            Version(id: "us1", updated: 150, generated: 3_000, place: "later feed, older version"),
-        ])
+    @Test(arguments: TestEngine.allCases) func aDeletionIsRememberedSoThatAnOlderCopyNeverBringsTheEventBack(
+        engine: TestEngine
+    ) async throws {
+        let (content, geojson, databases, folder) = try await endState(
+            [
+                Version(id: "us1", updated: 100, generated: 1_000),
+                Version(id: "us1", updated: 200, generated: 2_000, deleted: true),
+                Version(id: "us1", updated: 150, generated: 3_000, place: "later feed, older version"),
+            ], on: engine)
         #expect(ids(content).isEmpty)
         #expect(!geojson.contains("us1"))
         // The tombstone: the id, owned by the deletion.
@@ -113,7 +125,7 @@ import Testing
         #expect(identity[0] == "us1")
         #expect(identity[5] == "1")
         // It appears nowhere a user looks.
-        let database = folder.file("order0.sqlite")
+        let database = databases[0].location
         #expect(await QuakesRun.run(["count", "--db", database]).standardOutput == "0\n")
         #expect(await QuakesRun.run(["show", "--db", database, "us1"]).status == .failure)
         // A newer version than the deletion brings it back.
@@ -121,51 +133,62 @@ import Testing
         #expect(await QuakesRun.fetch([revived], database: database).standardError.contains("1 new"))
     }
 
-    @Test func aChainOfReidentificationsEndsAsOneEventWhateverTheOrder() async throws {
+    @Test(arguments: TestEngine.allCases) func aChainOfReidentificationsEndsAsOneEventWhateverTheOrder(
+        engine: TestEngine
+    ) async throws {
         // A became B became C; an old copy of B arrives too.
-        let (content, _, folder) = try await endState([
-            Version(id: "a1", updated: 100, generated: 1_000),
-            Version(id: "b2", updated: 200, generated: 2_000, ids: ["a1"]),
-            Version(id: "c3", updated: 300, generated: 3_000, ids: ["b2"]),
-            Version(id: "b2", updated: 50, generated: 4_000, place: "an old copy"),
-        ])
+        let (content, _, databases, _) = try await endState(
+            [
+                Version(id: "a1", updated: 100, generated: 1_000),
+                Version(id: "b2", updated: 200, generated: 2_000, ids: ["a1"]),
+                Version(id: "c3", updated: 300, generated: 3_000, ids: ["b2"]),
+                Version(id: "b2", updated: 50, generated: 4_000, place: "an old copy"),
+            ], on: engine)
         #expect(ids(content) == ["c3"])
-        let database = folder.file("order5.sqlite")
+        let database = databases[5].location
         for id in ["a1", "b2", "c3"] {
             let show = await QuakesRun.run(["show", "--db", database, id, "--format", "json"])
             #expect(show.standardOutput.hasPrefix(#"{"id":"c3""#), "\(id): \(show.standardOutput)")
         }
     }
 
-    @Test func aVersionThatLinksTwoStoredEventsLeavesTheSameEventsWhateverTheOrder() async throws {
-        let (content, _, _) = try await endState([
-            Version(id: "aa", updated: 1_000, generated: 1_000),
-            Version(id: "bb", updated: 500, generated: 1_000),
-            Version(id: "bb", updated: 700, generated: 2_000, ids: ["aa"]),
-            Version(id: "bb", updated: 600, generated: 3_000),
-        ])
+    @Test(arguments: TestEngine.allCases) func aVersionThatLinksTwoStoredEventsLeavesTheSameEventsWhateverTheOrder(
+        engine: TestEngine
+    ) async throws {
+        let (content, _, _, _) = try await endState(
+            [
+                Version(id: "aa", updated: 1_000, generated: 1_000),
+                Version(id: "bb", updated: 500, generated: 1_000),
+                Version(id: "bb", updated: 700, generated: 2_000, ids: ["aa"]),
+                Version(id: "bb", updated: 600, generated: 3_000),
+            ], on: engine)
         // aa's newest version does not name bb, and bb's newest version is the one that named aa:
         // each id keeps its own event.
         #expect(ids(content) == ["aa", "bb"])
         #expect(column("updated", of: "bb", in: content) == "700")
     }
 
-    @Test func aDeletionOfAReidentifiedEventRemovesItUnderEveryId() async throws {
-        let (content, _, folder) = try await endState([
-            Version(id: "old", updated: 100, generated: 1_000),
-            Version(id: "new", updated: 200, generated: 2_000, ids: ["old"]),
-            Version(id: "new", updated: 300, generated: 3_000, ids: ["old"], deleted: true),
-        ])
+    @Test(arguments: TestEngine.allCases) func aDeletionOfAReidentifiedEventRemovesItUnderEveryId(engine: TestEngine)
+        async throws
+    {
+        let (content, _, databases, _) = try await endState(
+            [
+                Version(id: "old", updated: 100, generated: 1_000),
+                Version(id: "new", updated: 200, generated: 2_000, ids: ["old"]),
+                Version(id: "new", updated: 300, generated: 3_000, ids: ["old"], deleted: true),
+            ], on: engine)
         #expect(ids(content).isEmpty)
-        let database = folder.file("order2.sqlite")
+        let database = databases[2].location
         #expect(await QuakesRun.run(["show", "--db", database, "old"]).status == .failure)
         let status = await QuakesRun.run(["status", "--db", database, "--format", "json"])
         #expect(status.standardOutput.contains(#""tombstones":1"#), "\(status.standardOutput)")
     }
 
-    @Test func theHistoryNamesTheEventAReidentifiedIdWasMergedInto() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func theHistoryNamesTheEventAReidentifiedIdWasMergedInto(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
         let after = await QuakesRun.fetch(
             [Fixtures.path(Fixtures.weekAfter)], database: database, ["--format", "json"])
@@ -191,10 +214,10 @@ import Testing
         #expect(table.standardOutput.contains("delete  us7000enmc (merged into ci39746767)\n"))
     }
 
-    @Test func theTwoWeeklyFeedsLeaveTheSameRowsInEitherOrderGeneratedIncluded() async throws {
-        let folder = try TemporaryDirectory()
-        let forward = folder.file("forward.sqlite")
-        let backward = folder.file("backward.sqlite")
+    @Test(arguments: TestEngine.allCases)
+    func theTwoWeeklyFeedsLeaveTheSameRowsInEitherOrderGeneratedIncluded(engine: TestEngine) async throws {
+        let stores = [try engine.newDatabase(), try engine.newDatabase()]
+        let (forward, backward) = (stores[0].location, stores[1].location)
         for (database, files) in [
             (forward, [Fixtures.weekBefore, Fixtures.weekAfter]),
             (backward, [Fixtures.weekAfter, Fixtures.weekBefore]),

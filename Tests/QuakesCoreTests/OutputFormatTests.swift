@@ -3,6 +3,7 @@ import SQLite
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 @Suite struct OutputFormatTests {
     /// A database of the 2023 significant feed: 18 events, every alert level, non-ASCII places.
@@ -104,8 +105,8 @@ import Testing
         #expect(reimport.status == .success, "\(reimport.standardError)")
         #expect(reimport.standardError.contains(" 0 skipped"))
 
-        let before = try QuakeReader(path: original).allQuakes()
-        let after = try QuakeReader(path: copy).allQuakes()
+        let before = try SQLiteReader(path: original).allQuakes()
+        let after = try SQLiteReader(path: copy).allQuakes()
         #expect(before.count == after.count)
         #expect(before == after)
         let oddRow = try #require(after.first { $0.id == "odd" })
@@ -184,6 +185,7 @@ import Testing
                 currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
                 terminalColumns: columns)
             environment.clock = { 0 }
+            environment.engines = TestEngine.registry
             _ = await Quakes.main(["list", "--db", database, "--limit", "3", "--sort", "magnitude"], in: environment)
             return output.text
         }
@@ -232,7 +234,7 @@ import Testing
 @Suite struct QueryPlanTests {
     @Test func timeWindowsAndMagnitudeSortsUseTheirIndexes() async throws {
         let (path, _) = try await QueryUniverse.shared.database()
-        let runner = try QueryRunner(path: path, zone: .utc)
+        let runner = try SQLiteReader(path: path, zone: .utc)
         var filter = QuakeFilter()
         filter.earliest = 0
         filter.latest = 1

@@ -165,23 +165,13 @@ import Testing
     /// Runs quakes in-process as the README's reader would in the repository's folder; a watch is
     /// stopped once it printed as many lines as the transcript shows.
     private func run(_ arguments: [String], variables: [String: String], expected: [String]) async throws -> String {
-        let output = CapturedOutput()
-        let errors = CapturedOutput()
-        var environment = Environment(
-            variables: variables, currentDirectory: Fixtures.repository, standardOutput: output, standardError: errors)
-        environment.clock = { Self.clock }
-        let interruption = Interruption()
-        environment.interruption = interruption
-        let environmentCopy = environment
-        let task = Task { await Quakes.main(arguments, in: environmentCopy) }
+        let running = RunningQuakes(arguments, variables: variables, directory: Fixtures.repository, now: Self.clock)
         if arguments.first == "watch" {
             let lines = expected.filter { !$0.isEmpty }.count
-            try await StalledFetch.waitUntil("the watch printed \(lines) lines") {
-                output.text.split(separator: "\n").count >= lines
-            }
-            interruption.interrupt(SIGINT)
+            try await running.wait { $0.split(separator: "\n").count >= lines }
+            _ = await running.stop()
         }
-        _ = await task.value
-        return output.text + errors.text
+        let run = await running.finished()
+        return run.standardOutput + run.standardError
     }
 }

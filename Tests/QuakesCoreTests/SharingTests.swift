@@ -3,6 +3,7 @@ import SQLite
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// One database, many users: a cron job's database read by users who may read it but not write its
 /// folder, while a fetch may be writing; read commands that leave the folder as they found it; and
@@ -63,7 +64,7 @@ import Testing
     func aReaderWithoutWriteAccessSeesAFetchWholeOrNotAtAll() async throws {
         let (folder, database) = try await sharedDatabase()
         _ = folder
-        let server = try StalledFetch.server()
+        let server = try await StalledFetch.server()
         defer { server.stop() }
         let fetch = try ChildProcess(
             BinaryTests.executable, ["fetch", "--db", database, server.url(StalledFetch.path)], captureOutput: false)
@@ -105,20 +106,11 @@ import Testing
             #expect(try FolderState(folder.path, database: database) == before, "\(arguments) changed the folder")
         }
         // A watch that only follows the history: its first answer, then SIGINT.
-        let output = CapturedOutput()
-        var environment = Environment(
-            variables: ["TZ": "UTC"], currentDirectory: folder.path, standardOutput: output,
-            standardError: CapturedOutput())
-        let interruption = Interruption()
-        environment.interruption = interruption
-        let watching = environment
-        let watch = Task {
-            await Quakes.main(
-                ["watch", "--no-fetch", "--db", database, "--min-magnitude", "5", "--interval", "0.1s"], in: watching)
-        }
-        try await StalledFetch.waitUntil("the watch answered") { output.text.contains("insert") }
-        interruption.interrupt(SIGINT)
-        #expect(await watch.value == .success)
+        let watch = RunningQuakes(
+            ["watch", "--no-fetch", "--db", database, "--min-magnitude", "5", "--interval", "0.1s"],
+            variables: ["TZ": "UTC"], directory: folder.path)
+        try await watch.wait { $0.contains("insert") }
+        #expect(await watch.stop() == .success)
         #expect(try FolderState(folder.path, database: database) == before, "watch --no-fetch changed the folder")
     }
 

@@ -3,6 +3,7 @@ import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// Sources beyond plain files and URLs: gzip recognised by its bytes, standard input, and https
 /// servers signed by a certificate authority of the user's own.
@@ -18,11 +19,11 @@ import Testing
         // The same bytes, uncompressed, give the same rows; so does a file whose name says nothing.
         let unzipped = try folder.write("feed.json", try await Fixtures.gunzipped(Fixtures.escapedGzip))
         _ = await QuakesRun.fetch([unzipped], database: plain)
-        #expect(try QuakeReader(path: zipped).allQuakes() == (try QuakeReader(path: plain).allQuakes()))
+        #expect(try SQLiteReader(path: zipped).allQuakes() == (try SQLiteReader(path: plain).allQuakes()))
         let renamed = try folder.write("feed.data", try Fixtures.bytes(Fixtures.escapedGzip))
         let other = folder.file("renamed.sqlite")
         _ = await QuakesRun.fetch([renamed], database: other)
-        #expect(try QuakeReader(path: other).count() == expected.count)
+        #expect(try SQLiteReader(path: other).count() == expected.count)
     }
 
     @Test func damagedOrTruncatedGzipIsRefusedWhole() async throws {
@@ -71,7 +72,7 @@ import Testing
         let gz = try await ChildProcess.shell(
             "'\(quakes)' fetch --quiet --db '\(zipped)' - < '\(Fixtures.path(Fixtures.escapedGzip))'")
         #expect(gz.status == 0, "\(gz.errors)")
-        #expect(try QuakeReader(path: zipped).count() == 4119)
+        #expect(try SQLiteReader(path: zipped).count() == 4119)
     }
 
     // MARK: - TLS
@@ -139,7 +140,7 @@ import Testing
             let database = folder.file(UUID().uuidString + ".sqlite")
             let run = await QuakesRun.run(["fetch", "--db", database, server.url] + options, variables: variables)
             #expect(run.status == .success, "\(options) \(variables): \(run.standardError)")
-            #expect(try QuakeReader(path: database).count() == 18)
+            #expect(try SQLiteReader(path: database).count() == 18)
         }
         // CURL_CA_BUNDLE wins over SSL_CERT_FILE, and --cacert over both, as with curl.
         // The system's authorities, which never signed the test's certificate.

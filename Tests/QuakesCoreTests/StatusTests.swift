@@ -3,13 +3,16 @@ import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// `quakes status`: what the database holds, and whether a fetch succeeded recently enough, for
 /// monitoring.
 @Suite struct StatusTests {
-    @Test func itReportsTheDatabaseItsEventsAndEachSource() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func itReportsTheDatabaseItsEventsAndEachSource(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         let server = try LocalHTTPServer()
         defer { server.stop() }
         server.route(
@@ -24,9 +27,9 @@ import Testing
         #expect(json.status == .success, "\(json.standardError)")
         let status = try #require(
             try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        let quakes = try QuakeReader(path: database).allQuakes()
+        let quakes = try await store.read { try $0.allQuakes() }
         #expect(status["database"] as? String == database)
-        #expect(status["schemaVersion"] as? Int == 3)
+        #expect(status["schemaVersion"] as? Int == Int(engine.schemaVersion))
         #expect(status["events"] as? Int == quakes.count)
         #expect(status["tombstones"] as? Int == 0)
         #expect(status["earliest"] as? String == CivilTime.iso8601(quakes.map(\.time).min()!))
@@ -51,9 +54,11 @@ import Testing
         #expect(table.standardOutput.contains("  checked      2023-11-14 22:16:40 UTC (not-modified)\n"))
     }
 
-    @Test func freshWithinExitsWith1WhenNoFetchSucceededInTime() async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    @Test(arguments: TestEngine.allCases) func freshWithinExitsWith1WhenNoFetchSucceededInTime(engine: TestEngine)
+        async throws
+    {
+        let store = try engine.newDatabase()
+        let database = store.location
         _ = await QuakesRun.run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], now: 1_700_000_000_000)
         let fresh = await QuakesRun.run(
             ["status", "--db", database, "--fresh-within", "2h", "--format", "json"], now: 1_700_000_000_000 + 7_000_000
@@ -70,13 +75,16 @@ import Testing
                 == "Error: no fetch succeeded within 2h of 2023-11-15 00:15:00 UTC (the last one: 2023-11-14 22:13:20 UTC)\n"
         )
         // A failed fetch is not a success, and leaves the database as it was.
-        let broken = try folder.write("broken.geojson", "<html>")
-        _ = await QuakesRun.run(["fetch", "--db", database, broken], now: 1_700_000_000_000 + 7_200_000)
+        let broken = store.file("broken.geojson")
+        try "<html>".write(toFile: broken, atomically: true, encoding: .utf8)
+        let failed = await QuakesRun.run(["fetch", "--db", database, broken], now: 1_700_000_000_000 + 7_200_000)
+        #expect(failed.status == .dataError)
         let still = await QuakesRun.run(
             ["status", "--db", database, "--fresh-within", "2h"], now: 1_700_000_000_000 + 7_300_000)
         #expect(still.status == .failure)
         // A database that was never fetched into is never fresh.
-        let empty = folder.file("empty.sqlite")
+        let emptyStore = try engine.newDatabase()
+        let empty = emptyStore.location
         _ = await QuakesRun.run(["prune", "--db", empty, "--older-than", "1d"])
         let never = await QuakesRun.run(["status", "--db", empty, "--fresh-within", "1w"])
         #expect(never.status == .failure)

@@ -20,10 +20,10 @@ public struct CommandHelp: Sendable {
         public var takesPath: Bool
 
         public init(
-            _ name: String, short: Character? = nil, value: String? = nil, help: String,
+            _ name: OptionName, short: Character? = nil, value: String? = nil, help: String,
             default defaultValue: String? = nil, choices: [String] = [], takesPath: Bool = false
         ) {
-            self.name = name
+            self.name = name.rawValue
             self.short = short
             self.value = value
             self.help = help
@@ -89,5 +89,5 @@ public struct CommandHelp: Sendable {
     }
 
     /// `-h, --help`, which every command has.
-    public static let help = Option("help", short: "h", help: "Show help information.")
+    public static let help = Option(.help, short: "h", help: "Show help information.")
 }

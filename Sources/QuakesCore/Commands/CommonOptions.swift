@@ -1,20 +1,20 @@
 /// Options several commands share, and how they are read.
 enum CommonOptions {
     static let utc = CommandHelp.Option(
-        "utc", help: "Read and show calendar times (dates, days, tables) in UTC instead of the TZ zone.")
+        .utc, help: "Read and show calendar times (dates, days, tables) in UTC instead of the TZ zone.")
 
     static let section = CommandHelp.Option(
-        "section", value: "key",
+        .section, value: "key",
         help: "Divide into sections by day or magnitude (also hour, week, month, type, network, alert).",
         choices: SectionKey.allCases.map(\.rawValue))
 
     static let color = CommandHelp.Option(
-        "color", value: "when",
+        .color, value: "when",
         help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.",
         default: "auto", choices: ColorChoice.allCases.map(\.rawValue))
 
     static let limitPerSection = CommandHelp.Option(
-        "limit-per-section", value: "n", help: "At most N events in each section, the first in output order.")
+        .limitPerSection, value: "n", help: "At most N events in each section, the first in output order.")
 
     /// `--format`, whose choices are `Format`'s cases; `table` is also accepted as `text` where a
     /// command called it that first.
@@ -22,7 +22,7 @@ enum CommonOptions {
         _: Format.Type, help: String, default defaultValue: Format
     ) -> CommandHelp.Option where Format.RawValue == String {
         CommandHelp.Option(
-            "format", value: "format", help: help, default: defaultValue.rawValue,
+            .format, value: "format", help: help, default: defaultValue.rawValue,
             choices: Format.allCases.map(\.rawValue))
     }
 
@@ -32,7 +32,7 @@ enum CommonOptions {
     ) throws(UsageError) -> Format where Format.RawValue == String {
         let names = Format.allCases.map(\.rawValue)
         let expected = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
-        return try arguments.value("format", expected: expected) { text in
+        return try arguments.value(.format, expected: expected) { text in
             let name = text.lowercased()
             return Format(rawValue: name == "text" ? "table" : name)
         } ?? defaultValue
@@ -40,21 +40,21 @@ enum CommonOptions {
 
     /// `--section`, read.
     static func section(_ arguments: ParsedArguments) throws(UsageError) -> SectionKey? {
-        try arguments.value("section", expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }
+        try arguments.value(.section, expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }
     }
 
     /// `--limit` and `--limit-per-section`, read; the second needs sections.
     static func limits(_ arguments: ParsedArguments, sectioned: Bool) throws(UsageError)
         -> (limit: Int?, perSection: Int?)
     {
-        func read(_ name: String) throws(UsageError) -> Int? {
+        func read(_ name: OptionName) throws(UsageError) -> Int? {
             try arguments.value(name, expected: "a whole number of events, 0 or more") { text in
                 Int(text).flatMap { $0 >= 0 ? $0 : nil }
             }
         }
-        let perSection = try read("limit-per-section")
+        let perSection = try read(.limitPerSection)
         if perSection != nil, !sectioned { throw UsageError("'--limit-per-section <n>' needs '--section <key>'") }
-        return (try read("limit"), perSection)
+        return (try read(.limit), perSection)
     }
 
     /// When to colour output.
@@ -64,7 +64,7 @@ enum CommonOptions {
         /// Reads `--color`.
         init(_ arguments: ParsedArguments) throws(UsageError) {
             self =
-                try arguments.value("color", expected: "auto, always or never") {
+                try arguments.value(.color, expected: "auto, always or never") {
                     ColorChoice(rawValue: $0.lowercased())
                 }
                 ?? .auto

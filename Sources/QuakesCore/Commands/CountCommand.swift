@@ -29,7 +29,7 @@ struct CountCommand: Command {
         filters = try FilterOptions(arguments)
         section = try CommonOptions.section(arguments)
         format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
@@ -37,13 +37,11 @@ struct CountCommand: Command {
         query.zone = environment.zone(utc: utc)
         query.filter = try filters.filter(in: environment, zone: query.zone)
         query.section = section
-        let path = try DatabaseLocation.path(option: database, in: environment)
         let format = format
-        let text = try await Blocking.run { [query] in
-            try QueryRunner.reading(path, zone: query.zone) { runner in
-                guard query.section != nil else { return String(try runner.count(query.filter)) + "\n" }
-                return Self.render(try runner.sections(query), zone: query.zone, as: format)
-            }
+        let text = try await DatabaseLocation.database(option: database, in: environment).reading(zone: query.zone) {
+            [query] reader in
+            guard query.section != nil else { return String(try reader.count(query.filter)) + "\n" }
+            return Self.render(try reader.sections(query), zone: query.zone, as: format)
         }
         environment.standardOutput.write(text)
         return .success

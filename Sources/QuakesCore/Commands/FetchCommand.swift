@@ -23,33 +23,33 @@ struct FetchCommand: Command {
                 takesPath: true)
         ],
         options: [DatabaseLocation.option] + downloadOptions + [
-            .init("force", help: "Download even what the server says has not changed (no conditional request)."),
+            .init(.force, help: "Download even what the server says has not changed (no conditional request)."),
             .init(
-                "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
                 default: "0"),
-            .init("author", value: "name", help: "The author recorded in the history.", default: "fetch"),
+            .init(.author, value: "name", help: "The author recorded in the history.", default: "fetch"),
             CommonOptions.format(
                 Format.self,
                 help:
                     "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
                 default: .table),
-            .init("quiet", short: "q", help: "Print nothing on success (for cron)."),
+            .init(.quiet, short: "q", help: "Print nothing on success (for cron)."),
         ])
 
     /// The download options that `fetch` and `watch` share.
     static let downloadOptions: [CommandHelp.Option] = [
         .init(
-            "timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
+            .timeout, value: "seconds", help: "The longest a download may take, time spent storing excluded.",
             default: "60"),
         .init(
-            "max-bytes", value: "bytes",
+            .maxBytes, value: "bytes",
             help: "The largest response accepted, after decompression; K, M and G suffixes count in 1024s.",
             default: "1G"),
         .init(
-            "retries", value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
+            .retries, value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
             default: "3"),
         .init(
-            "cacert", value: "file",
+            .cacert, value: "file",
             help: "Trust the certificate authorities in FILE (PEM) for https, instead of the system's.",
             default: "$CURL_CA_BUNDLE, else $SSL_CERT_FILE and $SSL_CERT_DIR, else the system's", takesPath: true),
     ]
@@ -69,12 +69,13 @@ struct FetchCommand: Command {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
         database = try DatabaseLocation.option(arguments)
         settings = try Self.settings(arguments)
+        settings.force = arguments.flag(.force)
         wait =
-            try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
+            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
                 Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
             } ?? 0
         format = try CommonOptions.format(arguments, default: .table)
-        quiet = arguments.flag("quiet")
+        quiet = arguments.flag(.quiet)
         if sources.filter({ $0 == "-" }).count > 1 {
             throw UsageError("Standard input ('-') can be read only once")
         }
@@ -84,21 +85,20 @@ struct FetchCommand: Command {
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> FetchSettings {
         var settings = FetchSettings()
         settings.timeout =
-            try arguments.value("timeout", expected: "a number of seconds greater than 0") { text in
+            try arguments.value(.timeout, expected: "a number of seconds greater than 0") { text in
                 Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
             } ?? settings.timeout
         settings.maximumBytes =
             try arguments.value(
-                "max-bytes", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
+                .maxBytes, expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
                 ByteCount.parse) ?? settings.maximumBytes
         settings.retries =
-            try arguments.value("retries", expected: "a whole number, 0 or more") { text in
+            try arguments.value(.retries, expected: "a whole number, 0 or more") { text in
                 Int(text).flatMap { $0 >= 0 ? $0 : nil }
             } ?? settings.retries
-        settings.caBundle = try arguments.value("cacert", expected: "the path of a PEM file") { $0.isEmpty ? nil : $0 }
-        settings.force = arguments.flag("force")
+        settings.caBundle = try arguments.value(.cacert, expected: "the path of a PEM file") { $0.isEmpty ? nil : $0 }
         settings.author =
-            try arguments.value("author", expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
+            try arguments.value(.author, expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
         return settings
     }
 
@@ -107,10 +107,10 @@ struct FetchCommand: Command {
         let sources = try sources.map { argument throws(UsageError) in
             try FeedSource(argument, currentDirectory: environment.currentDirectory)
         }
-        let path = try DatabaseLocation.path(option: database, in: environment)
-        try await Blocking.run { try DatabaseFile.checkWritable(path) }
-        let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
-        let store = QuakeStore(path: path)
+        let database = try DatabaseLocation.database(option: database, in: environment)
+        try await database.checkWritable()
+        let lock = try await database.lockWriter(waiting: wait)
+        let store = database.writer()
         try await store.open()
 
         var settings = settings

@@ -8,37 +8,37 @@ struct FilterOptions: Sendable, Equatable {
 
     static let options: [CommandHelp.Option] = [
         .init(
-            "last", value: "duration",
+            .last, value: "duration",
             help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
         .init(
-            "since", value: "when",
+            .since, value: "when",
             help:
                 "Events at or after WHEN: YYYY-MM-DD (midnight in the display zone), a date-time in the display zone or with Z or an offset, or a duration before now."
         ),
-        .init("until", value: "when", help: "Events before WHEN (exclusive), written as for --since."),
+        .init(.until, value: "when", help: "Events before WHEN (exclusive), written as for --since."),
         .init(
-            "now", value: "when", help: "The moment taken as now, for reproducible queries over old data.",
+            .now, value: "when", help: "The moment taken as now, for reproducible queries over old data.",
             default: "$QUAKES_NOW, else the clock"),
-        .init("min-magnitude", value: "m", help: "Magnitude at least M; events with no magnitude never match."),
-        .init("max-magnitude", value: "m", help: "Magnitude at most M."),
-        .init("place", value: "text", help: "Place contains TEXT, ignoring case and accents (Unicode-aware)."),
-        .init("type", value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…"),
-        .init("status", value: "status", help: "automatic or reviewed, ignoring case.", choices: statuses),
+        .init(.minMagnitude, value: "m", help: "Magnitude at least M; events with no magnitude never match."),
+        .init(.maxMagnitude, value: "m", help: "Magnitude at most M."),
+        .init(.place, value: "text", help: "Place contains TEXT, ignoring case and accents (Unicode-aware)."),
+        .init(.`type`, value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…"),
+        .init(.status, value: "status", help: "automatic or reviewed, ignoring case.", choices: statuses),
         .init(
-            "alert", value: "level", help: "PAGER alert level: green, yellow, orange, red or pending.",
+            .alert, value: "level", help: "PAGER alert level: green, yellow, orange, red or pending.",
             choices: alertLevels),
-        .init("tsunami", help: "Only events flagged for a possible tsunami."),
+        .init(.tsunami, help: "Only events flagged for a possible tsunami."),
         .init(
-            "near", value: "lat,lon",
+            .near, value: "lat,lon",
             help:
                 "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM."
         ),
-        .init("radius", value: "km", help: "The radius of --near, in kilometres."),
+        .init(.radius, value: "km", help: "The radius of --near, in kilometres."),
         .init(
-            "bbox", value: "minlon,minlat,maxlon,maxlat",
+            .bbox, value: "minlon,minlat,maxlon,maxlat",
             help: "Events in this box; it crosses the date line when MINLON > MAXLON."),
-        .init("min-depth", value: "km", help: "Depth at least KM (negative above sea level)."),
-        .init("max-depth", value: "km", help: "Depth at most KM."),
+        .init(.minDepth, value: "km", help: "Depth at least KM (negative above sea level)."),
+        .init(.maxDepth, value: "km", help: "Depth at most KM."),
     ]
 
     typealias Moment = TimeExpression.Moment
@@ -55,28 +55,28 @@ struct FilterOptions: Sendable, Equatable {
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        last = try arguments.value("last", expected: TimeExpression.durationForm, TimeExpression.duration)
-        since = try arguments.value("since", expected: TimeExpression.momentForm, Moment.init)
-        until = try arguments.value("until", expected: TimeExpression.momentForm, Moment.init)
-        now = try arguments.value("now", expected: TimeExpression.momentForm, Moment.init)
+        last = try arguments.value(.last, expected: TimeExpression.durationForm, TimeExpression.duration)
+        since = try arguments.value(.since, expected: TimeExpression.momentForm, Moment.init)
+        until = try arguments.value(.until, expected: TimeExpression.momentForm, Moment.init)
+        now = try arguments.value(.now, expected: TimeExpression.momentForm, Moment.init)
         let magnitude = "a number, such as 4.5 or -0.5"
-        fixed.minimumMagnitude = try arguments.value("min-magnitude", expected: magnitude, finiteNumber)
-        fixed.maximumMagnitude = try arguments.value("max-magnitude", expected: magnitude, finiteNumber)
-        fixed.minimumDepth = try arguments.value("min-depth", expected: "a number of kilometres", finiteNumber)
-        fixed.maximumDepth = try arguments.value("max-depth", expected: "a number of kilometres", finiteNumber)
-        fixed.placeContains = try arguments.value("place", expected: "some text") { $0.isEmpty ? nil : $0 }
-        fixed.eventType = try arguments.value("type", expected: "an event type, such as earthquake") {
+        fixed.minimumMagnitude = try arguments.value(.minMagnitude, expected: magnitude, finiteNumber)
+        fixed.maximumMagnitude = try arguments.value(.maxMagnitude, expected: magnitude, finiteNumber)
+        fixed.minimumDepth = try arguments.value(.minDepth, expected: "a number of kilometres", finiteNumber)
+        fixed.maximumDepth = try arguments.value(.maxDepth, expected: "a number of kilometres", finiteNumber)
+        fixed.placeContains = try arguments.value(.place, expected: "some text") { $0.isEmpty ? nil : $0 }
+        fixed.eventType = try arguments.value(.`type`, expected: "an event type, such as earthquake") {
             $0.isEmpty ? nil : $0
         }
-        fixed.status = try arguments.value("status", expected: "automatic or reviewed") { text in
+        fixed.status = try arguments.value(.status, expected: "automatic or reviewed") { text in
             Self.statuses.contains(text.lowercased()) ? text.lowercased() : nil
         }
-        fixed.alert = try arguments.value("alert", expected: "green, yellow, orange, red or pending") { text in
+        fixed.alert = try arguments.value(.alert, expected: "green, yellow, orange, red or pending") { text in
             Self.alertLevels.contains(text.lowercased()) ? text.lowercased() : nil
         }
-        fixed.tsunamiOnly = arguments.flag("tsunami")
+        fixed.tsunamiOnly = arguments.flag(.tsunami)
         origin = try arguments.value(
-            "near",
+            .near,
             expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
         ) { text -> GeoPoint? in
             guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
@@ -84,7 +84,7 @@ struct FilterOptions: Sendable, Equatable {
             }
             return GeoPoint(latitude: numbers[0], longitude: numbers[1])
         }
-        let radius = try arguments.value("radius", expected: "a number of kilometres greater than 0") { text in
+        let radius = try arguments.value(.radius, expected: "a number of kilometres greater than 0") { text in
             finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
         }
         switch (origin, radius) {
@@ -94,7 +94,7 @@ struct FilterOptions: Sendable, Equatable {
         default: break
         }
         fixed.box = try arguments.value(
-            "bbox",
+            .bbox,
             expected:
                 "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]"
         ) { text in

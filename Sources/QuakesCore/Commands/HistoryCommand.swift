@@ -11,11 +11,11 @@ struct HistoryCommand: Command {
             """,
         options: [
             DatabaseLocation.option,
-            .init("since", value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0"),
+            .init(.since, value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0"),
             .init(
-                "author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
-            .init("changes", help: "Include each transaction's changed event ids and how they changed."),
-            .init("last-token", help: "Print only the newest token (0 when there is none)."),
+                .author, value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
+            .init(.changes, help: "Include each transaction's changed event ids and how they changed."),
+            .init(.lastToken, help: "Print only the newest token (0 when there is none)."),
             CommonOptions.format(Format.self, help: "table, json or ndjson.", default: .table),
             CommonOptions.utc,
         ])
@@ -35,46 +35,44 @@ struct HistoryCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
         since =
-            try arguments.value("since", expected: "a token, a whole number 0 or more") { text in
+            try arguments.value(.since, expected: "a token, a whole number 0 or more") { text in
                 Int64(text).flatMap { $0 >= 0 ? $0 : nil }
             } ?? 0
-        author = arguments.value("author")
-        withChanges = arguments.flag("changes")
-        lastTokenOnly = arguments.flag("last-token")
+        author = arguments.value(.author)
+        withChanges = arguments.flag(.changes)
+        lastTokenOnly = arguments.flag(.lastToken)
         format = try CommonOptions.format(arguments, default: .table)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let path = try DatabaseLocation.path(option: database, in: environment)
+        let database = try DatabaseLocation.database(option: database, in: environment)
         let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
         let (since, author, withChanges, lastTokenOnly, format) = (since, author, withChanges, lastTokenOnly, format)
-        try await Blocking.run {
-            try HistoryReader.reading(path) { reader in
-                if lastTokenOnly {
-                    output.writeLine(String(try reader.lastToken()))
-                    return
-                }
-                var first = true
-                if format == .table {
-                    output.writeLine(
-                        "TOKEN  TIME (\(zone.name))".padding(to: 28)
-                            + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
-                }
-                if format == .json { output.write("[") }
-                try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
-                    switch format {
-                    case .json: output.write((first ? "\n" : ",\n") + Self.json(transaction).serialized())
-                    case .ndjson: output.writeLine(Self.json(transaction).serialized())
-                    case .table: output.write(Self.table(transaction, zone: zone))
-                    }
-                    first = false
-                    return !output.isClosed
-                }
-                if format == .json { output.write(first ? "]\n" : "\n]\n") }
+        try await database.reading { reader in
+            if lastTokenOnly {
+                output.writeLine(String(try reader.lastToken()))
+                return
             }
+            var first = true
+            if format == .table {
+                output.writeLine(
+                    "TOKEN  TIME (\(zone.name))".padding(to: 28)
+                        + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
+            }
+            if format == .json { output.write("[") }
+            try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
+                switch format {
+                case .json: output.write((first ? "\n" : ",\n") + Self.json(transaction).serialized())
+                case .ndjson: output.writeLine(Self.json(transaction).serialized())
+                case .table: output.write(Self.table(transaction, zone: zone))
+                }
+                first = false
+                return !output.isClosed
+            }
+            if format == .json { output.write(first ? "]\n" : "\n]\n") }
         }
         return .success
     }

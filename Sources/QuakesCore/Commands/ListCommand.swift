@@ -13,11 +13,11 @@ struct ListCommand: Command {
             """,
         options: [DatabaseLocation.option] + FilterOptions.options + [
             .init(
-                "sort", value: "spec",
+                .sort, value: "spec",
                 help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance, distance.",
                 default: "time", choices: SortSpec.choices),
             CommonOptions.section,
-            .init("limit", value: "n", help: "At most N events, the first in output order."),
+            .init(.limit, value: "n", help: "At most N events, the first in output order."),
             CommonOptions.limitPerSection,
             CommonOptions.format(
                 ListFormat.self, help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
@@ -45,12 +45,12 @@ struct ListCommand: Command {
         (limit, limitPerSection) = try CommonOptions.limits(arguments, sectioned: section != nil)
         format = try CommonOptions.format(arguments, default: .table)
         color = try CommonOptions.ColorChoice(arguments)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
     }
 
     /// `--sort`, read; `distance` needs the point of `--near`.
     static func sort(_ arguments: ParsedArguments, origin: GeoPoint?) throws(UsageError) -> SortSpec {
-        let sort = try arguments.value("sort", expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
+        let sort = try arguments.value(.sort, expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
         if sort.needsOrigin, origin == nil {
             throw UsageError("'--sort distance' needs '--near <lat,lon>', the point distances are measured from")
         }
@@ -66,14 +66,12 @@ struct ListCommand: Command {
         query.limit = limit
         query.limitPerSection = limitPerSection
         query.origin = filters.origin
-        let path = try DatabaseLocation.path(option: database, in: environment)
         let format = format
         let colour = color.usesColour(in: environment)
-        try await Blocking.run { [query] in
-            try QueryRunner.reading(path, zone: query.zone) { runner in
-                var writer = Self.writer(for: format, query: query, colour: colour, in: environment)
-                try Listing(query: query, runner: runner).write(to: &writer, output: environment.standardOutput)
-            }
+        try await DatabaseLocation.database(option: database, in: environment).reading(zone: query.zone) {
+            [query] reader in
+            var writer = Self.writer(for: format, query: query, colour: colour, in: environment)
+            try Listing(query: query, reader: reader).write(to: &writer, output: environment.standardOutput)
         }
         return .success
     }
@@ -100,15 +98,15 @@ struct ListCommand: Command {
 /// output goes away.
 struct Listing {
     var query: QuakeQuery
-    var runner: QueryRunner
+    var reader: any QuakeReading
 
     func write(to writer: inout some ListingWriter, output: any TextOutput) throws {
-        let sections = try runner.sections(query)
+        let sections = try reader.sections(query)
         let shownBySection = Dictionary(
             uniqueKeysWithValues: query.shown(in: sections).map { ($0.section.id, $0.shown) })
         writer.begin(sectioned: query.section != nil)
         var current: QuerySection?
-        try runner.forEachQuake(query, sections: sections) { quake, section in
+        try reader.forEachQuake(query, sections: sections) { quake, section in
             if let section, section.id != current?.id {
                 if current != nil { writer.endSection() }
                 writer.beginSection(section, shown: shownBySection[section.id] ?? 0)

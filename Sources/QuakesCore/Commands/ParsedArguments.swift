@@ -67,38 +67,50 @@ public struct ParsedArguments: Sendable {
     }
 
     /// True when `--help` or `-h` was given.
-    public var wantsHelp: Bool { flag("help") }
+    public var wantsHelp: Bool { flag(.help) }
 
     /// True when the flag was given.
-    public func flag(_ name: String) -> Bool {
-        flagCounts[name, default: 0] > 0
+    public func flag(_ name: OptionName) -> Bool {
+        checkDeclared(name)
+        return flagCounts[name.rawValue, default: 0] > 0
     }
 
     /// The option's value; the last one when it was given more than once.
-    public func value(_ name: String) -> String? {
-        values[name]?.last
+    public func value(_ name: OptionName) -> String? {
+        checkDeclared(name)
+        return values[name.rawValue]?.last
     }
 
     /// Every value the option was given, in order.
-    public func values(_ name: String) -> [String] {
-        values[name] ?? []
+    public func values(_ name: OptionName) -> [String] {
+        checkDeclared(name)
+        return values[name.rawValue] ?? []
     }
 
     /// The option's value converted by `convert`, or nil when it was not given.
     ///
     /// A value `convert` rejects is a usage error: "The value 'abc' is invalid for '--timeout <seconds>'",
     /// followed by `expected`, which says what is accepted.
-    public func value<Value>(_ name: String, expected: String, _ convert: (String) -> Value?)
+    public func value<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?)
         throws(UsageError) -> Value?
     {
         guard let text = value(name) else { return nil }
         guard let converted = convert(text) else {
-            let option = command.options.first { $0.name == name }
+            let option = command.options.first { $0.name == name.rawValue }
             throw UsageError(
-                "The value '\(text)' is invalid for '\(option?.label ?? "--\(name)")': expected \(expected)"
+                "The value '\(text)' is invalid for '\(option?.label ?? "--\(name.rawValue)")': expected \(expected)"
                     + Self.hint(for: text, among: option?.choices ?? []))
         }
         return converted
+    }
+
+    /// Stops on an option the command does not declare: reading one would always find it not
+    /// given. Every command's `init` reads all its options whatever the words, so the first test
+    /// of the command meets it; no input can.
+    private func checkDeclared(_ name: OptionName) {
+        precondition(
+            command.options.contains { $0.name == name.rawValue },
+            "\(command.commandName) reads the option '--\(name.rawValue)', which it does not declare")
     }
 
     /// "Did you mean" for the first word of `text` that is none of `choices`: the words are the

@@ -10,16 +10,16 @@ struct PruneCommand: Command {
         options: [
             DatabaseLocation.option,
             .init(
-                "older-than", value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…)."),
+                .olderThan, value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…)."),
             .init(
-                "history-older-than", value: "duration", help: "Drop history transactions older than now − DURATION."),
-            .init("dry-run", help: "Print what would go, and change nothing."),
-            .init("now", value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
+                .historyOlderThan, value: "duration", help: "Drop history transactions older than now − DURATION."),
+            .init(.dryRun, help: "Print what would go, and change nothing."),
+            .init(.now, value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
             CommonOptions.utc,
             .init(
-                "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
                 default: "0"),
-            .init("quiet", short: "q", help: "Print nothing on success."),
+            .init(.quiet, short: "q", help: "Print nothing on success."),
         ])
 
     var database: String?
@@ -34,32 +34,32 @@ struct PruneCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag("utc")
-        quiet = arguments.flag("quiet")
-        olderThan = try arguments.value("older-than", expected: TimeExpression.durationForm, TimeExpression.duration)
+        utc = arguments.flag(.utc)
+        quiet = arguments.flag(.quiet)
+        olderThan = try arguments.value(.olderThan, expected: TimeExpression.durationForm, TimeExpression.duration)
         historyOlderThan = try arguments.value(
-            "history-older-than", expected: TimeExpression.durationForm,
+            .historyOlderThan, expected: TimeExpression.durationForm,
             TimeExpression.duration)
         guard olderThan != nil || historyOlderThan != nil else {
             throw UsageError("Missing '--older-than <duration>' or '--history-older-than <duration>'")
         }
-        dryRun = arguments.flag("dry-run")
+        dryRun = arguments.flag(.dryRun)
         wait =
-            try arguments.value("wait", expected: "a number of seconds, 0 or more") { text in
+            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
                 Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
             } ?? 0
-        now = try arguments.value("now", expected: TimeExpression.momentForm, TimeExpression.Moment.init)
+        now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
         let now = try FilterOptions.now(now, in: environment, zone: environment.zone(utc: utc))
-        let path = try DatabaseLocation.path(option: database, in: environment)
-        try await Blocking.run { try DatabaseFile.checkWritable(path) }
+        let database = try DatabaseLocation.database(option: database, in: environment)
+        try await database.checkWritable()
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
-        let lock = try await WriterLock.acquire(forDatabase: path, waiting: wait)
+        let lock = try await database.lockWriter(waiting: wait)
         defer { withExtendedLifetime(lock) {} }
-        let store = QuakeStore(path: path)
+        let store = database.writer()
         let result = try await store.prune(
             eventsBefore: eventCutoff, historyBefore: historyCutoff,
             timestamp: environment.clock(), dryRun: dryRun)

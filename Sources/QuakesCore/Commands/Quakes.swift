@@ -13,7 +13,7 @@ public enum Quakes {
     static let help = CommandHelp(
         commandName: "quakes",
         abstract: "Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.",
-        options: [CommandHelp.Option("version", help: "Show the version.")],
+        options: [CommandHelp.Option(.version, help: "Show the version.")],
         subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")])
 
     /// Runs the tool with `arguments` (without the program name) and returns how it should end.

@@ -26,14 +26,15 @@ struct ShowCommand: Command {
         self.id = id
         database = try DatabaseLocation.option(arguments)
         format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let path = try DatabaseLocation.path(option: database, in: environment)
         let id = id
-        let quake = try await Blocking.run { try QueryRunner.reading(path, zone: zone) { try $0.quake(withID: id) } }
+        let quake = try await DatabaseLocation.database(option: database, in: environment).reading(zone: zone) {
+            try $0.quake(withID: id)
+        }
         guard let quake else { throw NotFoundError(id: id) }
         let extra = ExtraProperties(quake.extra)
         switch format {

@@ -13,9 +13,9 @@ struct StatusCommand: Command {
         options: [
             DatabaseLocation.option,
             .init(
-                "fresh-within", value: "duration",
+                .freshWithin, value: "duration",
                 help: "Exit with status 1 unless a fetch succeeded within DURATION (2h, 30m…) of now."),
-            .init("now", value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
+            .init(.now, value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
             CommonOptions.format(Format.self, help: "table or json.", default: .table),
             CommonOptions.utc,
         ])
@@ -34,17 +34,16 @@ struct StatusCommand: Command {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         freshWithin = try arguments.value(
-            "fresh-within", expected: TimeExpression.durationForm, TimeExpression.duration)
-        now = try arguments.value("now", expected: TimeExpression.momentForm, TimeExpression.Moment.init)
+            .freshWithin, expected: TimeExpression.durationForm, TimeExpression.duration)
+        now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
         format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
         let now = try FilterOptions.now(now, in: environment, zone: zone)
-        let path = try DatabaseLocation.path(option: database, in: environment)
-        let status = try await Blocking.run { try DatabaseStatus.read(path) }
+        let status = try await DatabaseLocation.database(option: database, in: environment).reading { try $0.status() }
         let fresh = freshWithin.map { window in (status.lastSuccess ?? .min) >= now - window }
         switch format {
         case .json: environment.standardOutput.writeLine(Self.json(status, fresh: fresh).serialized())

@@ -10,7 +10,8 @@ struct WatchCommand: Command {
             Takes the filters, sort and sections of 'quakes list'. Reports insert, update, delete \
             and move (an update that changed the event's section or position). The first pass reports \
             the current result set as inserts. With --no-fetch it fetches nothing and follows the \
-            history instead, so it can run beside a cron fetch. SIGINT ends it with status 0.
+            history instead, so it can run beside a cron fetch; on a PostgreSQL database every commit, \
+            from any host, wakes it at once. SIGINT ends it with status 0.
             """,
         arguments: [
             .init(
@@ -18,19 +19,19 @@ struct WatchCommand: Command {
                 choices: FeedSource.summaryFeedNames, takesPath: true)
         ],
         options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init("sort", value: "spec", help: "As for 'quakes list'.", default: "time", choices: SortSpec.choices),
+            .init(.sort, value: "spec", help: "As for 'quakes list'.", default: "time", choices: SortSpec.choices),
             CommonOptions.section,
-            .init("limit", value: "n", help: "Watch only the first N events in output order."),
+            .init(.limit, value: "n", help: "Watch only the first N events in output order."),
             CommonOptions.limitPerSection,
-            .init("interval", value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m"),
+            .init(.interval, value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m"),
             CommonOptions.format(Format.self, help: "table (also text) or ndjson.", default: .table),
             .init(
-                "exec", value: "command",
+                .exec, value: "command",
                 help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input."),
-            .init("no-fetch", help: "Fetch nothing: follow the history written by other processes."),
-            .init("changes-only", help: "Report nothing for the first pass."),
+            .init(.noFetch, help: "Fetch nothing: follow the history written by other processes."),
+            .init(.changesOnly, help: "Report nothing for the first pass."),
         ] + FetchCommand.downloadOptions + [
-            .init("author", value: "name", help: "The author recorded in the history.", default: "watch"),
+            .init(.author, value: "name", help: "The author recorded in the history.", default: "watch"),
             CommonOptions.utc,
         ])
 
@@ -53,7 +54,7 @@ struct WatchCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
         database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag("utc")
+        utc = arguments.flag(.utc)
         source = arguments.positionals.first ?? "all_hour"
         guard source != "-" else {
             throw UsageError(
@@ -65,43 +66,44 @@ struct WatchCommand: Command {
         query.section = try CommonOptions.section(arguments)
         (query.limit, query.limitPerSection) = try CommonOptions.limits(arguments, sectioned: query.section != nil)
         interval =
-            try arguments.value("interval", expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
+            try arguments.value(.interval, expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
         format = try CommonOptions.format(arguments, default: .table)
-        hook = try arguments.value("exec", expected: "a shell command") { $0.isEmpty ? nil : $0 }
-        fetches = !arguments.flag("no-fetch")
-        changesOnly = arguments.flag("changes-only")
+        hook = try arguments.value(.exec, expected: "a shell command") { $0.isEmpty ? nil : $0 }
+        fetches = !arguments.flag(.noFetch)
+        changesOnly = arguments.flag(.changesOnly)
         settings = try FetchCommand.settings(arguments)
-        if arguments.value("author") == nil { settings.author = "watch" }
+        if arguments.value(.author) == nil { settings.author = "watch" }
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let path = try DatabaseLocation.path(option: database, in: environment)
+        let database = try DatabaseLocation.database(option: database, in: environment)
         let feed = try FeedSource(source, currentDirectory: environment.currentDirectory)
         var query = query
         query.zone = environment.zone(utc: utc)
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
-        let store = QuakeStore(path: path)
+        let store = database.writer()
         if fetches {
-            try await Blocking.run { try DatabaseFile.checkWritable(path) }
+            try await database.checkWritable()
             try await store.open()
         }
 
+        // Without fetches of its own, a watch on a server is woken by other hosts' commits.
+        let listener = fetches ? nil : try await database.changeListener()
         var previous: ResultSet?
         var lastToken: Int64 = -1
         while !Task.isCancelled {
-            if fetches, let failure = await fetch(feed, into: store, settings: settings, in: environment) {
+            if fetches, let failure = await fetch(feed, into: store, of: database, settings: settings, in: environment)
+            {
                 // A source that can never work ends the watch, as it would end a fetch.
                 throw failure
             }
             let filter = try filters.filter(in: environment, zone: query.zone)
             query.filter = filter
-            let pass = try await Blocking.run { [query] in
-                // The token first: a write committed between the two reads is seen again next pass.
-                let token = try HistoryReader.reading(path) { try $0.lastToken() }
-                let results = try QueryRunner.reading(path, zone: query.zone) { try ResultSet(query, runner: $0) }
-                return (results, token)
+            let pass = try await database.reading(zone: query.zone) { [query] reader in
+                // One snapshot: the token and the results agree, and a later commit changes the token.
+                (try ResultSet(query, reader: reader), try reader.lastToken())
             }
             if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
                 let changes = pass.0.changes(since: previous ?? ResultSet())
@@ -114,8 +116,12 @@ struct WatchCommand: Command {
             }
             environment.standardOutput.flush()
             do {
-                try await Task.sleep(for: .milliseconds(interval))
-            } catch {
+                if let listener {
+                    try await listener.waitForChange(upTo: .milliseconds(interval))
+                } else {
+                    try await Task.sleep(for: .milliseconds(interval))
+                }
+            } catch is CancellationError {
                 break
             }
         }
@@ -126,12 +132,12 @@ struct WatchCommand: Command {
     /// is damaged today) is reported and the watch goes on; one that cannot (a local file that is
     /// missing or unreadable) is returned, and ends it.
     private func fetch(
-        _ feed: FeedSource, into store: QuakeStore, settings: FetchSettings,
+        _ feed: FeedSource, into store: any QuakeWriting, of database: any Database, settings: FetchSettings,
         in environment: Environment
     ) async -> IngestFailure? {
-        let lock: WriterLock
+        let lock: any WriterLease
         do {
-            lock = try await WriterLock.acquire(forDatabase: store.path, waiting: 0)
+            lock = try await database.lockWriter(waiting: 0)
         } catch is LockedError {
             return nil  // Another process is writing: its changes will show in this pass's query.
         } catch {

@@ -27,7 +27,7 @@ public struct IngestReport: Sendable {
     /// How many downloads it took.
     public var attempts = 1
     /// The history transaction it recorded, if it changed anything.
-    public var commit: QuakeStore.Commit?
+    public var commit: StoreCommit?
 
     /// Every feature of the document.
     public var features: Int { counts.total + skipped }
@@ -44,7 +44,7 @@ public struct IngestReport: Sendable {
 struct FeedIngest {
     var source: FeedSource
     var settings: FetchSettings
-    var store: QuakeStore
+    var store: any QuakeWriting
     var downloader: any Downloader
     var progress: ProgressDisplay.Handle?
     /// About how many bytes of features each decoder task takes at a time.
@@ -223,14 +223,14 @@ struct FeedIngest {
 ///
 /// Used by one task only, the ingest's; not `Sendable`.
 private final class BatchWriter {
-    let store: QuakeStore
+    let store: any QuakeWriting
     let settings: FetchSettings
     let source: FeedSource
     let progress: ProgressDisplay.Handle?
     var report: IngestReport
-    private var ticket: QuakeStore.IngestTicket?
+    private var ticket: IngestTicket?
 
-    init(store: QuakeStore, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?) {
+    init(store: any QuakeWriting, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?) {
         self.store = store
         self.settings = settings
         self.source = source
@@ -247,7 +247,7 @@ private final class BatchWriter {
     }
 
     /// Commits what was written (with `feedState`), or, when nothing was, saves `feedState` alone.
-    func commit(feedState: FeedState?) async throws -> QuakeStore.Commit? {
+    func commit(feedState: FeedState?) async throws -> StoreCommit? {
         guard let ticket else {
             if let feedState { try await store.save(feedState) }
             return nil

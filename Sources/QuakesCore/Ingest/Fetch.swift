@@ -3,7 +3,7 @@
 struct Fetch {
     var sources: [FeedSource]
     var settings: FetchSettings
-    var store: QuakeStore
+    var store: any QuakeWriting
     var downloader: any Downloader
     /// The progress line, when one is drawn.
     var progress: ProgressDisplay?

@@ -2,12 +2,18 @@
 /// (USGS rewrites a place name without touching `updated`), then by its digest, so that two
 /// different versions are never equal and the newest of any set is the same whatever order they
 /// came in. A missing time is older than any.
-struct EventVersion: Comparable, Hashable, Sendable {
-    var updated: Int64?
-    var generated: Int64?
-    var digest: Int64
+package struct EventVersion: Comparable, Hashable, Sendable {
+    package var updated: Int64?
+    package var generated: Int64?
+    package var digest: Int64
 
-    static func < (lhs: EventVersion, rhs: EventVersion) -> Bool {
+    package init(updated: Int64?, generated: Int64?, digest: Int64) {
+        self.updated = updated
+        self.generated = generated
+        self.digest = digest
+    }
+
+    package static func < (lhs: EventVersion, rhs: EventVersion) -> Bool {
         (lhs.updated ?? .min, lhs.generated ?? .min, lhs.digest) < (
             rhs.updated ?? .min, rhs.generated ?? .min, rhs.digest
         )
@@ -15,25 +21,32 @@ struct EventVersion: Comparable, Hashable, Sendable {
 }
 
 /// The newest version that named an id, which decides the event the id belongs to.
-struct IdentityOwner: Equatable, Sendable {
+package struct IdentityOwner: Equatable, Sendable {
     /// The version's own id.
-    var event: String
-    var version: EventVersion
+    package var event: String
+    package var version: EventVersion
     /// True when the version is a deletion (`status: deleted`).
-    var isDeletion: Bool
+    package var isDeletion: Bool
     /// The event's time, by which `prune` forgets old ids.
-    var time: Int64
+    package var time: Int64
+
+    package init(event: String, version: EventVersion, isDeletion: Bool, time: Int64) {
+        self.event = event
+        self.version = version
+        self.isDeletion = isDeletion
+        self.time = time
+    }
 
     /// True when this version owns `id` as its own: the event stored under `id`, or, for a
     /// deletion, its tombstone.
-    func isOwnVersion(of id: String) -> Bool {
+    package func isOwnVersion(of id: String) -> Bool {
         event == id
     }
 }
 
 /// What the identity rules need of an engine: the owners of ids, and the writes they decide.
 /// Every change of an event goes through `recordChange`, into the history.
-protocol IdentityStore {
+package protocol IdentityStore {
     /// The owners of `ids`, for those that have one.
     func owners(of ids: [String]) throws -> [String: IdentityOwner]
     /// Makes `owner` the owner of each of `ids`.
@@ -57,11 +70,11 @@ protocol IdentityStore {
 /// on the set of versions seen, never on the order of fetches: each id keeps the newest of what
 /// named it, which is a maximum, and a maximum does not care about order. A version that takes an
 /// id stored as an event of its own absorbs that event (merged into it, in the history).
-enum IdentityRules {
+package enum IdentityRules {
     /// Applies one feature, `digest` its `QuakeDigest`, to the store; `owners` holds the owners of
     /// every id the feature names, and is kept current. Returns true when an event was inserted,
     /// changed or removed.
-    static func apply(
+    package static func apply(
         _ quake: Quake, digest: Int64, owners: inout [String: IdentityOwner],
         to store: inout some IdentityStore
     ) throws -> Bool {

@@ -7,8 +7,8 @@
 /// object (every typed field, as listings write it) and its `extra` text: both are canonical, so the
 /// digest of a decoded feature and of the row it was stored as agree. A change to what the JSON
 /// object holds changes every digest, and needs a migration that computes them again.
-enum QuakeDigest {
-    static func of(_ quake: Quake) -> Int64 {
+package enum QuakeDigest {
+    package static func of(_ quake: Quake) -> Int64 {
         var json = JSONBuffer(capacity: 1024)
         QuakeFormats.writeJSONObject(quake, to: &json)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

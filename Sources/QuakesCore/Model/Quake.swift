@@ -90,7 +90,7 @@ public struct Quake: Sendable, Hashable {
     }
 
     /// The ids in `ids` other than `id`; for the usual `,id,`, found empty without splitting.
-    var otherIDs: [String] {
+    package var otherIDs: [String] {
         guard var ids else { return [] }
         var id = id
         let onlyOwn = ids.withUTF8 { list in

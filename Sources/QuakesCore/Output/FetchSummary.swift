@@ -24,7 +24,7 @@ struct FetchSummary {
             if report.skipped > report.problems.count {
                 text += "Warning: \(label): skipped \(report.skipped - report.problems.count) more features\n"
             }
-            let events = report.commit ?? QuakeStore.Commit(token: nil)
+            let events = report.commit ?? StoreCommit(token: nil)
             text +=
                 "\(label): \(report.features) features, \(events.inserted) new, \(events.updated) updated, "
                 + "\(report.counts.unchanged) unchanged, "
@@ -39,7 +39,7 @@ struct FetchSummary {
         let entries = zip(sources, outcomes).map { source, outcome -> JSONValue in
             switch outcome {
             case let .success(report):
-                let events = report.commit ?? QuakeStore.Commit(token: nil)
+                let events = report.commit ?? StoreCommit(token: nil)
                 return .object([
                     ("source", .string(source.label)),
                     ("status", .string(report.status.rawValue)),

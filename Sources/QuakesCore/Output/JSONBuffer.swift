@@ -1,9 +1,9 @@
 /// JSON text built straight into bytes, for listings of millions of rows: no intermediate values,
 /// strings escaped in one pass over their UTF-8.
-struct JSONBuffer {
-    private(set) var bytes: [UInt8] = []
+package struct JSONBuffer {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -23,7 +23,7 @@ struct JSONBuffer {
     }
 
     /// Appends text that is already JSON (punctuation, a stored `extra` object).
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -37,8 +37,13 @@ struct JSONBuffer {
         bytes.append(byte)
     }
 
+    /// Appends bytes that are already JSON, made once (a member's key).
+    mutating func raw(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+    }
+
     /// A quoted, escaped string, or null.
-    mutating func string(_ text: String?) {
+    package mutating func string(_ text: String?) {
         guard var text else { return raw("null") }
         text.withUTF8 { append(quoting: $0) }
     }

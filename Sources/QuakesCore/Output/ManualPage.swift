@@ -15,7 +15,7 @@ struct ManualPage {
 
     /// The environment variables that change what quakes does, and how: the ENVIRONMENT section.
     static let environmentVariables: [(name: String, meaning: String)] = [
-        ("QUAKES_DB", "The database file, when --db is not given. It must not be empty."),
+        ("QUAKES_DB", "The database file or postgresql:// URI, when --db is not given. It must not be empty."),
         ("XDG_DATA_HOME", "When QUAKES_DB is unset, the database is $XDG_DATA_HOME/quakes/quakes.sqlite."),
         (
             "HOME",

@@ -2,25 +2,23 @@
 /// as ISO 8601 UTC strings with milliseconds, then the coordinates.
 enum QuakeFormats {
     /// The fields of a quake object and of a CSV row, in order.
-    static let fieldNames = [
-        "id", "mag", "place", "time", "updated", "tz", "url", "detail", "felt", "cdi", "mmi", "alert", "status",
-        "tsunami", "sig", "net", "code", "ids", "sources", "types", "nst", "dmin", "rms", "gap", "magType", "type",
-        "title", "longitude", "latitude", "depth",
-    ]
+    static let fieldNames = QuakeField.listed.map(\.name)
 
     /// The values of `fieldNames`, as JSON values.
     static func values(_ quake: Quake) -> [JSONValue] {
-        [
-            .string(quake.id), .number(quake.magnitude), .string(quake.place), .string(CivilTime.iso8601(quake.time)),
-            .string(quake.updated.map(CivilTime.iso8601)), .integer(quake.timeZoneOffset), .string(quake.url),
-            .string(quake.detail), .integer(quake.feltReports), .number(quake.reportedIntensity),
-            .number(quake.estimatedIntensity), .string(quake.alert), .string(quake.status), .integer(quake.tsunami),
-            .integer(quake.significance), .string(quake.network), .string(quake.code), .string(quake.ids),
-            .string(quake.sources), .string(quake.productTypes), .integer(quake.stationCount),
-            .number(quake.minimumDistance), .number(quake.rms), .number(quake.azimuthalGap),
-            .string(quake.magnitudeType), .string(quake.eventType), .string(quake.title), .number(quake.longitude),
-            .number(quake.latitude), .number(quake.depth),
-        ]
+        QuakeField.listed.map { value(of: $0, in: quake, timesAsText: true) }
+    }
+
+    /// A field's value as JSON: null when it has none, a moment as ISO 8601 text when `timesAsText`
+    /// (the listings) or as its milliseconds (GeoJSON, as USGS writes it).
+    static func value(of field: QuakeField, in quake: Quake, timesAsText: Bool) -> JSONValue {
+        switch field.value(of: quake) {
+        case nil: .null
+        case let .text(text)?: .string(text)
+        case let .integer(number)? where field.isTime && timesAsText: .string(CivilTime.iso8601(number))
+        case let .integer(number)?: .integer(number)
+        case let .real(number)?: .number(number)
+        }
     }
 
     /// The quake object, with `extraMembers` after its fields.
@@ -28,71 +26,31 @@ enum QuakeFormats {
         .object(Array(zip(fieldNames, values(quake))) + extraMembers)
     }
 
+    /// Each listed field with the JSON text that leads its member (`{"id":`, `,"mag":`…), made once.
+    private static let memberKeys: [(field: QuakeField, key: [UInt8])] = QuakeField.listed.enumerated().map {
+        index, field in
+        var key = JSONBuffer(capacity: field.name.utf8.count + 4)
+        key.raw(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        key.string(field.name)
+        key.raw(UInt8(ascii: ":"))
+        return (field, key.bytes)
+    }
+
     /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
     /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings.
     static func writeJSONObject(
         _ quake: Quake, distance: Double? = nil, section: String? = nil, zone: String? = nil, to json: inout JSONBuffer
     ) {
-        json.raw(#"{"id":"#)
-        json.string(quake.id)
-        json.raw(#","mag":"#)
-        json.number(quake.magnitude)
-        json.raw(#","place":"#)
-        json.string(quake.place)
-        json.raw(#","time":"#)
-        json.time(quake.time)
-        json.raw(#","updated":"#)
-        json.time(quake.updated)
-        json.raw(#","tz":"#)
-        json.integer(quake.timeZoneOffset)
-        json.raw(#","url":"#)
-        json.string(quake.url)
-        json.raw(#","detail":"#)
-        json.string(quake.detail)
-        json.raw(#","felt":"#)
-        json.integer(quake.feltReports)
-        json.raw(#","cdi":"#)
-        json.number(quake.reportedIntensity)
-        json.raw(#","mmi":"#)
-        json.number(quake.estimatedIntensity)
-        json.raw(#","alert":"#)
-        json.string(quake.alert)
-        json.raw(#","status":"#)
-        json.string(quake.status)
-        json.raw(#","tsunami":"#)
-        json.integer(quake.tsunami)
-        json.raw(#","sig":"#)
-        json.integer(quake.significance)
-        json.raw(#","net":"#)
-        json.string(quake.network)
-        json.raw(#","code":"#)
-        json.string(quake.code)
-        json.raw(#","ids":"#)
-        json.string(quake.ids)
-        json.raw(#","sources":"#)
-        json.string(quake.sources)
-        json.raw(#","types":"#)
-        json.string(quake.productTypes)
-        json.raw(#","nst":"#)
-        json.integer(quake.stationCount)
-        json.raw(#","dmin":"#)
-        json.number(quake.minimumDistance)
-        json.raw(#","rms":"#)
-        json.number(quake.rms)
-        json.raw(#","gap":"#)
-        json.number(quake.azimuthalGap)
-        json.raw(#","magType":"#)
-        json.string(quake.magnitudeType)
-        json.raw(#","type":"#)
-        json.string(quake.eventType)
-        json.raw(#","title":"#)
-        json.string(quake.title)
-        json.raw(#","longitude":"#)
-        json.number(quake.longitude)
-        json.raw(#","latitude":"#)
-        json.number(quake.latitude)
-        json.raw(#","depth":"#)
-        json.number(quake.depth)
+        for (field, key) in memberKeys {
+            json.raw(bytes: key)
+            switch field.value(of: quake) {
+            case nil: json.raw("null")
+            case let .text(text)?: json.string(text)
+            case let .integer(number)? where field.isTime: json.time(number)
+            case let .integer(number)?: json.integer(number)
+            case let .real(number)?: json.number(number)
+            }
+        }
         if let distance {
             json.raw(#","distanceKm":"#)
             json.number(roundedDistance(distance))
@@ -152,21 +110,9 @@ enum QuakeFormats {
             guard value == .null, let raw = extra.raw(name) else { return (name, value) }
             return (name, .raw(raw))
         }
-        var properties: [(String, JSONValue)] = [
-            known("mag", .number(quake.magnitude)), known("place", .string(quake.place)),
-            known("time", .integer(quake.time)), known("updated", .integer(quake.updated)),
-            known("tz", .integer(quake.timeZoneOffset)), known("url", .string(quake.url)),
-            known("detail", .string(quake.detail)), known("felt", .integer(quake.feltReports)),
-            known("cdi", .number(quake.reportedIntensity)), known("mmi", .number(quake.estimatedIntensity)),
-            known("alert", .string(quake.alert)), known("status", .string(quake.status)),
-            known("tsunami", .integer(quake.tsunami)), known("sig", .integer(quake.significance)),
-            known("net", .string(quake.network)), known("code", .string(quake.code)), known("ids", .string(quake.ids)),
-            known("sources", .string(quake.sources)), known("types", .string(quake.productTypes)),
-            known("nst", .integer(quake.stationCount)), known("dmin", .number(quake.minimumDistance)),
-            known("rms", .number(quake.rms)), known("gap", .number(quake.azimuthalGap)),
-            known("magType", .string(quake.magnitudeType)), known("type", .string(quake.eventType)),
-            known("title", .string(quake.title)),
-        ]
+        var properties = QuakeField.properties.map { field in
+            known(field.name, value(of: field, in: quake, timesAsText: false))
+        }
         let knownNames = Set(properties.map(\.0))
         properties += extra.members.filter { !knownNames.contains($0.name) }.map { ($0.name, .raw($0.raw)) }
         var coordinates: [JSONValue] = [.number(quake.longitude), .number(quake.latitude)]

@@ -120,14 +120,14 @@ public struct DisplayZone: Sendable, Equatable {
     }
 
     /// Units of local calendar time that sections group by.
-    enum Unit: Sendable {
+    package enum Unit: Sendable {
         case hour, day, week, month
     }
 
     /// The local hour, day, ISO week (from Monday) or month of a moment, as a number that grows
     /// with time: hours or days since 1970-01-01 local, weeks since the Monday before it, or
     /// `year * 12 + month - 1`.
-    func number(_ milliseconds: Int64, in unit: Unit) -> Int64 {
+    package func number(_ milliseconds: Int64, in unit: Unit) -> Int64 {
         let local = milliseconds + offset(at: milliseconds)
         switch unit {
         case .hour:

@@ -1,15 +1,21 @@
 import Foundation
-import SQLite
 
 /// Which events a query keeps: the filters that `count`, `list` and `watch` share.
 ///
-/// Every condition becomes SQL with bound parameters; nothing a user types is pasted into SQL.
+/// Engine-neutral: each engine turns it into its own query, with bound parameters.
 public struct QuakeFilter: Sendable, Equatable {
     /// A circle on the globe: events within `radius` kilometres of a point, along great circles.
     public struct Circle: Sendable, Equatable {
         public var latitude: Double
         public var longitude: Double
         public var radius: Double
+
+        /// The latitudes the circle spans (with a hair to spare): a cheap first test that spares
+        /// most rows the trigonometry.
+        package var latitudeBand: ClosedRange<Double> {
+            let degrees = radius / Geodesy.kilometresPerDegreeOfLatitude + 1e-9
+            return (latitude - degrees)...(latitude + degrees)
+        }
     }
 
     /// A longitude/latitude box; it crosses the date line when `minimumLongitude > maximumLongitude`.
@@ -40,45 +46,6 @@ public struct QuakeFilter: Sendable, Equatable {
     public var maximumDepth: Double?
 
     public init() {}
-
-    /// The conditions, ANDed, as SQL over the `quake` table.
-    var condition: SQLCondition {
-        var condition = SQLCondition()
-        if let earliest { condition.add("time >= ?", .integer(earliest)) }
-        if let before { condition.add("time < ?", .integer(before)) }
-        if let latest { condition.add("time <= ?", .integer(latest)) }
-        if let minimumMagnitude { condition.add("mag >= ?", .real(minimumMagnitude)) }
-        if let maximumMagnitude { condition.add("mag <= ?", .real(maximumMagnitude)) }
-        if let minimumDepth { condition.add("depth >= ?", .real(minimumDepth)) }
-        if let maximumDepth { condition.add("depth <= ?", .real(maximumDepth)) }
-        if let eventType { condition.add("type = ? COLLATE NOCASE", .text(eventType)) }
-        if let status { condition.add("status = ? COLLATE NOCASE", .text(status)) }
-        if let alert { condition.add("alert = ? COLLATE NOCASE", .text(alert)) }
-        if tsunamiOnly { condition.add("tsunami = 1") }
-        if let box {
-            condition.add("latitude BETWEEN ? AND ?", .real(box.minimumLatitude), .real(box.maximumLatitude))
-            if box.minimumLongitude <= box.maximumLongitude {
-                condition.add("longitude BETWEEN ? AND ?", .real(box.minimumLongitude), .real(box.maximumLongitude))
-            } else {
-                condition.add(
-                    "(longitude >= ? OR longitude <= ?)", .real(box.minimumLongitude),
-                    .real(box.maximumLongitude))
-            }
-        }
-        if let circle {
-            // A latitude band first: a cheap test that spares most rows the trigonometry.
-            let degrees = circle.radius / Geodesy.kilometresPerDegreeOfLatitude + 1e-9
-            condition.add(
-                "latitude BETWEEN ? AND ?", .real(circle.latitude - degrees), .real(circle.latitude + degrees))
-            condition.add(
-                "\(SQLFunctionNames.distance)(latitude, longitude, ?, ?) <= ?", .real(circle.latitude),
-                .real(circle.longitude), .real(circle.radius))
-        }
-        if let placeContains {
-            condition.add("\(SQLFunctionNames.contains)(place, ?)", .text(TextFolding.fold(placeContains)))
-        }
-        return condition
-    }
 }
 
 /// A point on the globe, in degrees.
@@ -98,38 +65,15 @@ public struct GeoPoint: Sendable, Equatable, Hashable {
     }
 }
 
-/// A WHERE clause under construction: conditions to AND, with their parameters in order.
-struct SQLCondition: Sendable {
-    private(set) var clauses: [String] = []
-    private(set) var values: [SQLValue] = []
-
-    mutating func add(_ clause: String, _ values: SQLValue...) {
-        clauses.append(clause)
-        self.values += values
-    }
-
-    /// `WHERE a AND b`, or nothing.
-    var whereClause: String {
-        clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-    }
-
-    /// This condition and `other`, ANDed.
-    func and(_ other: SQLCondition) -> SQLCondition {
-        var combined = self
-        combined.clauses += other.clauses
-        combined.values += other.values
-        return combined
-    }
-}
-
 /// Great-circle distances on a spherical Earth.
-enum Geodesy {
+package enum Geodesy {
     /// The mean Earth radius (IUGG), in kilometres.
-    static let earthRadius = 6371.0088
+    package static let earthRadius = 6371.0088
     static let kilometresPerDegreeOfLatitude = earthRadius * Double.pi / 180
 
     /// The haversine distance between two points, in kilometres.
-    static func distance(latitude: Double, longitude: Double, toLatitude: Double, toLongitude: Double) -> Double {
+    package static func distance(latitude: Double, longitude: Double, toLatitude: Double, toLongitude: Double) -> Double
+    {
         let radians = Double.pi / 180
         let dLatitude = (toLatitude - latitude) * radians
         let dLongitude = (toLongitude - longitude) * radians

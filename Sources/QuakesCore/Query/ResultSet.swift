@@ -16,11 +16,11 @@ struct ResultSet: Sendable, Equatable {
     init() {}
 
     /// Reads the result set of `query`.
-    init(_ query: QuakeQuery, runner: QueryRunner) throws {
-        let sections = try runner.sections(query)
+    init(_ query: QuakeQuery, reader: any QuakeReading) throws {
+        let sections = try reader.sections(query)
         var index = 0
         var current: String?
-        try runner.forEachQuake(query, sections: sections) { quake, section in
+        try reader.forEachQuake(query, sections: sections) { quake, section in
             if section?.id != current {
                 current = section?.id
                 index = 0

@@ -1,5 +1,3 @@
-import SQLite
-
 /// What a listing can be divided into sections by, like a sectioned fetch request.
 public enum SectionKey: String, Sendable, CaseIterable {
     case hour, day, week, month, magnitude, type, network, alert
@@ -17,7 +15,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     }
 
     /// The local calendar unit of the time keys.
-    var unit: DisplayZone.Unit? {
+    package var unit: DisplayZone.Unit? {
         switch self {
         case .hour: .hour
         case .day: .day
@@ -27,54 +25,46 @@ public enum SectionKey: String, Sendable, CaseIterable {
         }
     }
 
-    /// The SQL expression whose value is a row's section (NULL for the `unknown` section).
-    var expression: String {
-        switch self {
-        case .hour, .day, .week, .month:
-            "\(SQLFunctionNames.local)(time, \(SQLFunctionNames.localUnits.firstIndex(of: unit!)!))"
-        case .magnitude: "\(SQLFunctionNames.band)(mag)"
-        case .type: "lower(type)"
-        case .network: "net"
-        case .alert: "lower(alert)"
-        }
-    }
-
     /// A row's section, computed in Swift exactly as `expression` computes it in SQL.
     func value(of quake: Quake, zone: DisplayZone) -> SectionValue {
         switch self {
         case .hour, .day, .week, .month: .number(zone.number(quake.time, in: unit!))
         case .magnitude: quake.magnitude.map { .number(Int64($0.rounded(.down))) } ?? .none
-        case .type: quake.eventType.map { .text(asciiLowercased($0)) } ?? .none
+        case .type: quake.eventType.map { .text(TextFolding.asciiLowercased($0)) } ?? .none
         case .network: quake.network.map { .text($0) } ?? .none
-        case .alert: quake.alert.map { .text(asciiLowercased($0)) } ?? .none
+        case .alert: quake.alert.map { .text(TextFolding.asciiLowercased($0)) } ?? .none
         }
     }
 
-    /// The rows of one section, as SQL: ranges for time and magnitude, so indexes serve them.
-    func condition(for value: SectionValue, zone: DisplayZone) -> SQLCondition {
-        var condition = SQLCondition()
+    /// Which rows a section holds, as ranges where it has them (so that an engine's indexes serve
+    /// them): an hour, day, week or month of the zone's clocks, a magnitude band, or one text.
+    package enum Rows: Equatable {
+        /// The rows without a value, in the `unknown` section.
+        case missing
+        case times(Range<Int64>)
+        case magnitudes(Range<Double>)
+        /// Rows whose section value, as `value(of:zone:)` computes it, is this text.
+        case text(String)
+    }
+
+    /// The rows of the section with `value`.
+    func rows(of value: SectionValue, zone: DisplayZone) -> Rows {
         switch (self, value) {
-        case (_, .none):
-            condition.add("\(nullableColumn) IS NULL")
-        case let (.magnitude, .number(band)):
-            condition.add("mag >= ? AND mag < ?", .real(Double(band)), .real(Double(band + 1)))
-        case let (_, .number(number)):
-            condition.add(
-                "time >= ? AND time < ?", .integer(zone.start(of: number, in: unit!)),
-                .integer(zone.start(of: number + 1, in: unit!)))
-        case let (_, .text(text)):
-            condition.add("\(expression) = ?", .text(text))
+        case (_, .none): .missing
+        case let (.magnitude, .number(band)): .magnitudes(Double(band)..<Double(band + 1))
+        case let (_, .number(number)): .times(zone.start(of: number, in: unit!)..<zone.start(of: number + 1, in: unit!))
+        case let (_, .text(text)): .text(text)
         }
-        return condition
     }
 
-    private var nullableColumn: String {
+    /// The field whose missing value puts a row in the `unknown` section.
+    package var field: QuakeField {
         switch self {
-        case .magnitude: "mag"
-        case .type: "type"
-        case .network: "net"
-        case .alert: "alert"
-        case .hour, .day, .week, .month: "time"
+        case .magnitude: .magnitude
+        case .type: .eventType
+        case .network: .network
+        case .alert: .alert
+        case .hour, .day, .week, .month: .time
         }
     }
 
@@ -149,18 +139,4 @@ public enum SectionValue: Sendable, Hashable {
     case number(Int64)
     case text(String)
     case none
-
-    /// Reads a value of a section's SQL expression.
-    init(_ statement: Statement, at column: Int32) {
-        switch statement.type(at: column) {
-        case .null: self = .none
-        case .integer, .real: self = .number(statement.int64(at: column) ?? 0)
-        case .text, .blob: self = .text(statement.string(at: column) ?? "")
-        }
-    }
-}
-
-/// SQLite's `lower()`, which folds only ASCII letters.
-private func asciiLowercased(_ text: String) -> String {
-    String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
 }

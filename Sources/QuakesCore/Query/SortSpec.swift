@@ -1,5 +1,3 @@
-import SQLite
-
 /// The order of a listing: `--sort KEY[:asc|:desc][,KEY…]`, with ties broken by time (newest first),
 /// then id, so the order is always fully determined.
 public struct SortSpec: Sendable, Equatable {
@@ -11,19 +9,6 @@ public struct SortSpec: Sendable, Equatable {
         /// first, depth shallowest and distance nearest first, place A to Z.
         public var naturallyAscending: Bool {
             self == .depth || self == .place || self == .distance
-        }
-
-        /// The column or expression, with the collation text needs; `?` stands for the
-        /// coordinates of `origin`, the point distances are measured from.
-        var column: String {
-            switch self {
-            case .time: "time"
-            case .magnitude: "mag"
-            case .depth: "depth"
-            case .place: "place COLLATE \(SQLFunctionNames.caseInsensitive)"
-            case .significance: "sig"
-            case .distance: "\(SQLFunctionNames.distance)(latitude, longitude, ?, ?)"
-            }
         }
     }
 
@@ -81,24 +66,5 @@ public struct SortSpec: Sendable, Equatable {
     /// True when a key needs the point of `--near`.
     var needsOrigin: Bool {
         terms.contains { $0.key == .distance }
-    }
-
-    /// `ORDER BY …` with the tie-breakers, and the values of its parameters (the coordinates of
-    /// `origin` for a distance). Missing values come last in either direction: SQLite puts NULL
-    /// first in ascending order, so ascending terms say `NULLS LAST`, and descending ones keep the
-    /// default, which lets the magnitude index serve them.
-    func orderBy(origin: GeoPoint?) -> (clause: String, values: [SQLValue]) {
-        var values: [SQLValue] = []
-        var parts = terms.map { term in
-            if term.key == .distance {
-                values += [.real(origin?.latitude ?? 0), .real(origin?.longitude ?? 0)]
-            }
-            return term.ascending
-                ? "\(term.key.column) ASC" + (term.key == .time ? "" : " NULLS LAST")
-                : "\(term.key.column) DESC"
-        }
-        if !terms.contains(where: { $0.key == .time }) { parts.append("time DESC") }
-        parts.append("id ASC")
-        return ("ORDER BY " + parts.joined(separator: ", "), values)
     }
 }

@@ -6,9 +6,9 @@ import Foundation
 /// `ō` become `o`, so `ofunato` and `ŌFUNATO` find `Ōfunato`, `borazjan` finds `Borāzjān`, and text
 /// written composed (NFC) or decomposed (NFD) folds alike. Most USGS places are ASCII, which is
 /// compared byte by byte without building strings.
-enum TextFolding {
+package enum TextFolding {
     /// The folded form of `text`.
-    static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var scalars = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
@@ -19,7 +19,9 @@ enum TextFolding {
     }
 
     /// True when `haystack`, folded, contains `needle`, which must already be folded.
-    static func contains(_ haystack: UnsafeRawBufferPointer, foldedNeedle needle: UnsafeRawBufferPointer) -> Bool {
+    package static func contains(_ haystack: UnsafeRawBufferPointer, foldedNeedle needle: UnsafeRawBufferPointer)
+        -> Bool
+    {
         guard !needle.isEmpty else { return true }
         if haystack.allSatisfy({ $0 < 0x80 }) {
             // A folded needle that is still not ASCII cannot be in ASCII text.
@@ -45,7 +47,7 @@ enum TextFolding {
 
     /// Orders two UTF-8 texts by their folded forms: texts that differ only in case and accents
     /// are equal, and the sort's own tie-breakers (newest first, then id) decide between them.
-    static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
+    package static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
         if left.allSatisfy({ $0 < 0x80 }), right.allSatisfy({ $0 < 0x80 }) {
             for (a, b) in zip(left, right) where lowerASCII(a) != lowerASCII(b) {
                 return lowerASCII(a) < lowerASCII(b) ? -1 : 1
@@ -56,6 +58,11 @@ enum TextFolding {
         let b = fold(String(decoding: right, as: UTF8.self)).unicodeScalars
         if a.elementsEqual(b) { return 0 }
         return a.lexicographicallyPrecedes(b) ? -1 : 1
+    }
+
+    /// `text` with ASCII capitals lower-cased and nothing else changed, as SQLite's `lower()` does.
+    package static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map(lowerASCII), as: UTF8.self)
     }
 
     @inline(__always)

@@ -7,8 +7,8 @@ import Foundation
 /// catches up, and the store's own queue must always find a thread to run on, which a saturated
 /// global queue would not guarantee. A bare POSIX thread rather than Foundation's `Thread`, whose
 /// first use costs half a millisecond of set-up that `quakes count` would otherwise pay.
-enum Blocking {
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+package enum Blocking {
+    package static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             start { continuation.resume(with: Swift.Result(catching: work)) }
         }

@@ -9,26 +9,36 @@ import Foundation
 enum DatabaseLocation {
     /// The `--db` option every command that touches the database takes.
     static let option = CommandHelp.Option(
-        "db", value: "path",
-        help: "The database file; missing folders are created.",
+        .db, value: "path",
+        help: "The database file (missing folders are created), or the postgresql:// URI of a shared database.",
         default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite",
         takesPath: true)
 
     /// Reads `--db`, which, when given, must not be empty.
     static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
-        try arguments.value("db", expected: "a file path (an empty one would fall back to the default database)") {
+        try arguments.value(.db, expected: "a file path or a postgresql:// URI (an empty one would fall back to the default database)") {
             $0.isEmpty ? nil : $0
         }
     }
 
-    /// The database's absolute path, from `option` (a `--db` value) and the environment.
-    static func path(option: String?, in environment: Environment) throws(UsageError) -> String {
-        if let option { return environment.absolutePath(option) }
+    /// The database, from `option` (a `--db` value) and the environment, kept by the first of the
+    /// environment's engines that claims it: the one place an engine is chosen, from the value alone.
+    static func database(option: String?, in environment: Environment) throws(UsageError) -> any Database {
+        let value = try value(option: option, in: environment)
+        for engine in environment.engines {
+            if let database = engine.database(named: value, in: environment) { return database }
+        }
+        throw UsageError("No storage engine keeps this database (none is registered for it)")
+    }
+
+    /// The `--db` or `QUAKES_DB` value, or the default file's absolute path.
+    private static func value(option: String?, in environment: Environment) throws(UsageError) -> String {
+        if let option { return option }
         if let path = environment.variables["QUAKES_DB"] {
             guard !path.isEmpty else {
                 throw UsageError("QUAKES_DB is set but empty: unset it, or set it to the database's path")
             }
-            return environment.absolutePath(path)
+            return path
         }
         // The XDG spec says to ignore a relative XDG_DATA_HOME.
         if let data = environment.variables["XDG_DATA_HOME"], data.hasPrefix("/") {

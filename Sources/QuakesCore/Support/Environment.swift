@@ -22,6 +22,9 @@ public struct Environment: Sendable {
     /// The home folder of the account the process runs as, from the password database: where the
     /// database lives when `HOME` is unset, as in a system unit without `User=`.
     public var accountHome: @Sendable () -> String? = Environment.passwordDatabaseHome
+    /// The storage engines, asked in turn which of them keeps the database `--db` names: the
+    /// executable lists them, so that the core never names one.
+    package var engines: [any StorageEngine] = []
 
     public init(
         variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
@@ -39,8 +42,11 @@ public struct Environment: Sendable {
         self.clock = clock
     }
 
-    /// The real world of this process, interrupted by its signals through `interruption`.
-    public static func current(interruption: Interruption = Interruption()) -> Environment {
+    /// The real world of this process, interrupted by its signals through `interruption`, keeping
+    /// databases with `engines`.
+    package static func current(interruption: Interruption = Interruption(), engines: [any StorageEngine])
+        -> Environment
+    {
         let variables = processVariables()
         var environment = Environment(
             variables: variables,
@@ -50,6 +56,7 @@ public struct Environment: Sendable {
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
             terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
         environment.interruption = interruption
+        environment.engines = engines
         return environment
     }
 

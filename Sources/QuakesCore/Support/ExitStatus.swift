@@ -1,5 +1,3 @@
-import SQLite
-
 /// How the process ends, as the sysexits codes that cron users script on.
 ///
 /// The one place that decides which error ends with which code.
@@ -26,6 +24,8 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     public static let ioError = ExitStatus(code: 74, name: "EX_IOERR")
     /// Another process holds the database; trying later may work.
     public static let temporaryFailure = ExitStatus(code: 75, name: "EX_TEMPFAIL")
+    /// The database server turned the session down: credentials, role or privileges.
+    public static let noPermission = ExitStatus(code: 77, name: "EX_NOPERM")
     /// SIGINT ended the command (128 + 2).
     public static let interrupted = ExitStatus(code: 130, name: "SIGINT")
     /// SIGTERM ended the command (128 + 15).
@@ -49,8 +49,11 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             .dataError,
             "the data is not a valid feed (or is larger than --max-bytes), or none of a document's features could be stored"
         ),
-        (.noInput, "a local input file is missing or unreadable"),
-        (.unavailable, "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more"),
+        (.noInput, "a local input file is missing or unreadable, or the database does not exist"),
+        (
+            .unavailable,
+            "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered"
+        ),
         (.software, "a bug in quakes"),
         (
             .ioError,
@@ -58,8 +61,9 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
         ),
         (
             .temporaryFailure,
-            "another quakes process is writing the database (beyond --wait), or SQLite's lock outlasted its busy timeout: try again later"
+            "another quakes process is writing the database (beyond --wait), SQLite's lock outlasted its busy timeout, or the database server takes no connection now: try again later"
         ),
+        (.noPermission, "the database server refused the connection: password, role, pg_hba.conf or CONNECT privilege"),
         (.interrupted, "SIGINT: the transaction in progress was rolled back and the lock released"),
         (.terminated, "SIGTERM: the transaction in progress was rolled back and the lock released"),
     ]
@@ -82,14 +86,15 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             case .httpStatus, .timedOut, .transfer: self = .unavailable
             }
         case let error as StoreError:
-            if case .missing = error.reason {
-                self = .noInput
-            } else {
-                self = error.isBusy ? .temporaryFailure : .ioError
+            switch error.reason {
+            case .missing, .connection(_, .noDatabase): self = .noInput
+            case .connection(_, .unreachable): self = .unavailable
+            case .connection(_, .refused): self = .noPermission
+            default: self = error.isBusy ? .temporaryFailure : .ioError
             }
         case is NotFoundError:
             self = .failure
-        case is SQLiteError, is MigrationError, is OutputError:
+        case is any EngineError, is OutputError:
             self = .ioError
         default:
             self = .software

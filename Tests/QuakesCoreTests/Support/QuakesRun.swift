@@ -14,15 +14,7 @@ struct QuakesRun {
         _ arguments: [String], variables: [String: String] = [:], directory: String? = nil,
         now: Int64? = nil
     ) async -> QuakesRun {
-        let output = CapturedOutput()
-        let errors = CapturedOutput()
-        var environment = Environment(
-            variables: variables,
-            currentDirectory: directory ?? FileManager.default.currentDirectoryPath,
-            standardOutput: output, standardError: errors)
-        if let now { environment.clock = { now } }
-        let status = await Quakes.main(arguments, in: environment)
-        return QuakesRun(status: status, standardOutput: output.text, standardError: errors.text)
+        await RunningQuakes(arguments, variables: variables, directory: directory, now: now).finished()
     }
 
     /// Runs `quakes fetch --db DB SOURCES…`.

@@ -2,33 +2,47 @@ import Foundation
 import LocalHTTPServer
 import Testing
 
+@testable import QuakesCore
+
 /// A fetch that is certain to be running until the test lets it end: a big feed served all but
 /// its last kilobyte, then held until `release`. And the events a test waits for instead of
 /// sleeping: the writer lock taken, the write transaction open.
 enum StalledFetch {
-    /// How many features the big feed has: enough for the debug binary to spend a few seconds
-    /// storing them; a sanitized binary, several times slower, takes about as long with fewer.
-    static let featureCount =
-        switch SuiteMode.sanitizer {
-        case "thread": 10_000
-        case "address": 30_000
-        default: 60_000
-        }
+    /// How many features the big feed has: far more than one 256 KB chunk, so that the fetch has
+    /// written before the server holds back the last kilobyte, which keeps it running however
+    /// big the feed is; the long mode ingests a big one for real.
+    static let featureCount = SuiteMode.rounds(3_000, long: 60_000, sanitized: 3_000)
 
-    /// The big feed, written once per test process.
-    static let feed: String = {
-        let path = NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
-        try? LargeFeed.write(count: featureCount, to: path)
-        return path
-    }()
+    /// The big feed's bytes, written once per test process, on a thread of its own: a lazy `static
+    /// let` would hold every test that reaches it on its once-lock, cooperative threads among them,
+    /// and with two of those the whole process would wait (minutes, under ThreadSanitizer).
+    private actor Feed {
+        static let shared = Feed()
+        private var writing: Task<[UInt8], any Error>?
+
+        func bytes() async throws -> [UInt8] {
+            if writing == nil {
+                writing = Task {
+                    try await Blocking.run {
+                        let path =
+                            NSTemporaryDirectory() + "quakes-big-\(ProcessInfo.processInfo.processIdentifier).geojson"
+                        try LargeFeed.write(count: StalledFetch.featureCount, to: path)
+                        defer { try? FileManager.default.removeItem(atPath: path) }
+                        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                    }
+                }
+            }
+            return try await writing!.value
+        }
+    }
 
     static let path = "/big.geojson"
 
     /// A server that sends all of the big feed but its last kilobyte and then waits for
     /// `release(StalledFetch.path)`.
-    static func server() throws -> LocalHTTPServer {
+    static func server() async throws -> LocalHTTPServer {
         let server = try LocalHTTPServer()
-        let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: feed)))
+        let body = try await Feed.shared.bytes()
         server.route(path, .stalled(body: body, sent: body.count - 1024))
         return server
     }

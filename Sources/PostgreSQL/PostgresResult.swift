@@ -1,0 +1,100 @@
+import CLibPQ
+
+/// The rows a statement returned, in PostgreSQL's text format, freed when released.
+///
+/// Rows and columns count from 0. Values arrive as the text PostgreSQL writes for their type, and
+/// the typed accessors parse that text: `int64` reads `bigint`, `integer` or `smallint` columns,
+/// `double` reads `double precision` (which the connection asks to be written with every digit
+/// needed to read back the same number), `bool` reads `boolean`. Like its connection, a result
+/// belongs to one owner.
+public final class PostgresResult {
+    private let handle: OpaquePointer
+
+    /// Takes ownership of `handle`, which must not be NULL.
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        cpq_PQclear(handle)
+    }
+
+    /// The number of rows (wraps `PQntuples`).
+    public var rowCount: Int { Int(cpq_PQntuples(handle)) }
+
+    /// The number of columns in each row (wraps `PQnfields`).
+    public var columnCount: Int { Int(cpq_PQnfields(handle)) }
+
+    /// The name of column `column` (wraps `PQfname`).
+    public func columnName(_ column: Int) -> String {
+        precondition(column >= 0 && column < columnCount, "column \(column) out of range")
+        return cpq_PQfname(handle, Int32(column)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The rows an INSERT, UPDATE, DELETE, MERGE, COPY or SELECT touched; 0 for other statements
+    /// (wraps `PQcmdTuples`).
+    public var rowsAffected: Int {
+        guard let text = cpq_PQcmdTuples(handle) else { return 0 }
+        return Int(String(cString: text)) ?? 0
+    }
+
+    /// The command tag, such as `INSERT 0 5` or `COMMIT` (wraps `PQcmdStatus`).
+    public var commandTag: String {
+        cpq_PQcmdStatus(handle).map { String(cString: $0) } ?? ""
+    }
+
+    /// True when the value at `row`, `column` is NULL (wraps `PQgetisnull`).
+    public func isNull(row: Int, column: Int) -> Bool {
+        checkBounds(row: row, column: column)
+        return cpq_PQgetisnull(handle, Int32(row), Int32(column)) != 0
+    }
+
+    /// The value as text, or nil for NULL (wraps `PQgetvalue` and `PQgetlength`).
+    public func string(row: Int, column: Int) -> String? {
+        guard !isNull(row: row, column: column), let text = cpq_PQgetvalue(handle, Int32(row), Int32(column)) else {
+            return nil
+        }
+        let count = Int(cpq_PQgetlength(handle, Int32(row), Int32(column)))
+        return text.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    /// The value as an integer, or nil for NULL or for text that is not one.
+    public func int64(row: Int, column: Int) -> Int64? {
+        string(row: row, column: column).flatMap { Int64($0) }
+    }
+
+    /// The value as an integer, or nil for NULL or for text that is not one.
+    public func int(row: Int, column: Int) -> Int? {
+        string(row: row, column: column).flatMap { Int($0) }
+    }
+
+    /// The value as a real number, or nil for NULL or for text that is not one.
+    ///
+    /// PostgreSQL writes infinities and NaN as `Infinity`, `-Infinity` and `NaN`.
+    public func double(row: Int, column: Int) -> Double? {
+        guard let text = string(row: row, column: column) else { return nil }
+        switch text {
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        case "NaN": return .nan
+        default: return Double(text)
+        }
+    }
+
+    /// The value as a boolean (PostgreSQL writes `t` or `f`), or nil for NULL or other text.
+    public func bool(row: Int, column: Int) -> Bool? {
+        switch string(row: row, column: column) {
+        case "t": true
+        case "f": false
+        default: nil
+        }
+    }
+
+    /// PQgetvalue answers out-of-range indexes with an empty string, which would read as a value.
+    private func checkBounds(row: Int, column: Int) {
+        precondition(row >= 0 && row < rowCount, "row \(row) out of range (\(rowCount) rows)")
+        precondition(column >= 0 && column < columnCount, "column \(column) out of range (\(columnCount) columns)")
+    }
+}

@@ -1,0 +1,199 @@
+import PostgreSQL
+import QuakesCore
+
+/// The PostgreSQL schema, as an append-only list of migrations, each run in one transaction.
+///
+/// The tables and columns are SQLite's (see `Schema`), so SQL written for one reads the other:
+/// `time` and `updated` stay `bigint` milliseconds, beside generated `timestamptz` columns
+/// (`time_utc`, `updated_utc`) that dashboards use directly; `extra` is kept as the exact text
+/// received, so output is byte for byte SQLite's, beside a generated `jsonb` column (`extra_json`,
+/// NULL for text that is not JSON PostgreSQL takes). `place_folded` is written by quakes, folded in
+/// Swift. `history_state` holds the last history token, taken in the writing transaction, so that
+/// tokens increase in commit order and a reader never sees a token before its transaction.
+///
+/// `quakes_schema` marks the database as quakes' own: a database that has tables but not it is
+/// another program's, and is refused before anything touches it.
+enum PostgresSchema {
+    /// The migrations; never edit a released one: add one at the end.
+    static let migrations: [[String]] = [
+        [
+            "CREATE TABLE quakes_schema (version integer NOT NULL)",
+            "INSERT INTO quakes_schema (version) VALUES (0)",
+            """
+            CREATE FUNCTION quakes_jsonb(text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+            BEGIN
+                RETURN $1::jsonb;
+            EXCEPTION WHEN others THEN
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TABLE quake (
+                "id"         text COLLATE "C" NOT NULL PRIMARY KEY,
+                "time"       bigint NOT NULL,
+                "updated"    bigint,
+                "mag"        double precision,
+                "magType"    text COLLATE "C",
+                "place"      text COLLATE "C",
+                "longitude"  double precision NOT NULL,
+                "latitude"   double precision NOT NULL,
+                "depth"      double precision,
+                "type"       text COLLATE "C",
+                "status"     text COLLATE "C",
+                "alert"      text COLLATE "C",
+                "tsunami"    bigint,
+                "sig"        bigint,
+                "felt"       bigint,
+                "cdi"        double precision,
+                "mmi"        double precision,
+                "net"        text COLLATE "C",
+                "code"       text COLLATE "C",
+                "ids"        text COLLATE "C",
+                "sources"    text COLLATE "C",
+                "types"      text COLLATE "C",
+                "nst"        bigint,
+                "dmin"       double precision,
+                "rms"        double precision,
+                "gap"        double precision,
+                "url"        text COLLATE "C",
+                "detail"     text COLLATE "C",
+                "title"      text COLLATE "C",
+                "tz"         bigint,
+                "extra"      text COLLATE "C",
+                "generated"  bigint,
+                place_folded text COLLATE "C",
+                time_utc timestamptz GENERATED ALWAYS AS (to_timestamp(time / 1000.0)) STORED,
+                updated_utc timestamptz GENERATED ALWAYS AS (to_timestamp(updated / 1000.0)) STORED,
+                extra_json jsonb GENERATED ALWAYS AS (quakes_jsonb(extra)) STORED
+            )
+            """,
+            "CREATE INDEX quake_time ON quake (time)",
+            "CREATE INDEX quake_mag ON quake (mag DESC NULLS LAST, time DESC, id)",
+            """
+            CREATE TABLE identity (
+                id        text COLLATE "C" NOT NULL PRIMARY KEY,
+                event     text COLLATE "C" NOT NULL,
+                updated   bigint,
+                generated bigint,
+                digest    bigint NOT NULL,
+                deleted   integer NOT NULL,
+                time      bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX identity_time ON identity (time)",
+            """
+            CREATE VIEW quake_alias (alias, id) AS
+                SELECT alias.id, alias.event FROM identity AS alias
+                JOIN identity AS event ON event.id = alias.event AND event.event = alias.event
+                WHERE alias.id <> alias.event AND event.deleted = 0 AND alias.digest = event.digest
+                    AND alias.updated IS NOT DISTINCT FROM event.updated
+                    AND alias.generated IS NOT DISTINCT FROM event.generated
+            """,
+            "CREATE TABLE history_state (last_token bigint NOT NULL)",
+            "INSERT INTO history_state (last_token) VALUES (0)",
+            """
+            CREATE TABLE history_transaction (
+                token     bigint NOT NULL PRIMARY KEY,
+                timestamp bigint NOT NULL,
+                author    text COLLATE "C" NOT NULL,
+                source    text COLLATE "C",
+                inserted  integer NOT NULL DEFAULT 0,
+                updated   integer NOT NULL DEFAULT 0,
+                deleted   integer NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX history_transaction_timestamp ON history_transaction (timestamp)",
+            """
+            CREATE TABLE history_change (
+                token       bigint NOT NULL,
+                id          text COLLATE "C" NOT NULL,
+                change      text COLLATE "C",
+                existed     integer NOT NULL,
+                remains     integer NOT NULL,
+                merged_into text COLLATE "C",
+                PRIMARY KEY (token, id)
+            )
+            """,
+            """
+            CREATE TABLE feed_state (
+                url           text COLLATE "C" NOT NULL PRIMARY KEY,
+                etag          text,
+                last_modified text,
+                fetched       bigint NOT NULL,
+                checked       bigint,
+                outcome       text
+            )
+            """,
+        ]
+    ]
+
+    static var latestVersion: Int32 { Int32(migrations.count) }
+
+    /// The channel every commit that changed the store is announced on, with its history token.
+    static let channel = "quakes_changes"
+
+    /// The key of the advisory lock writers hold (`Quak` and `Lock`): one writer per database.
+    static let writerLockKey: Int64 = 0x5175_616B_4C6F_636B
+
+    /// What the connected database is: quakes' own, at a version, or nothing yet; another
+    /// program's is refused with `StoreError.foreign`.
+    static func version(on connection: PostgresConnection, name: String) throws -> Int32? {
+        let marked = try connection.execute("SELECT to_regclass('quakes_schema') IS NOT NULL")
+        if marked.bool(row: 0, column: 0) == true {
+            let version = try connection.execute("SELECT max(version) FROM quakes_schema")
+            return Int32(version.int64(row: 0, column: 0) ?? 0)
+        }
+        // Another program's tables, views, sequences or functions make it not empty; an extension's
+        // (PostGIS's spatial_ref_sys, say) do not.
+        let objects = try connection.execute(
+            """
+            SELECT (SELECT count(*) FROM pg_catalog.pg_class c
+                    WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+                    AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+                        WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'))
+                + (SELECT count(*) FROM pg_catalog.pg_proc p
+                    WHERE p.pronamespace = current_schema()::regnamespace
+                    AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+                        WHERE d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'))
+            """)
+        guard (objects.int64(row: 0, column: 0) ?? 0) == 0 else {
+            throw StoreError(path: name, .foreign("it holds objects of its own and no quakes_schema table"))
+        }
+        return nil
+    }
+
+    /// The error of a database whose schema is newer than this version of quakes understands.
+    static func newerSchema(_ version: Int32, name: String) -> StoreError {
+        StoreError(
+            path: name,
+            "the database has schema version \(version), newer than this version of quakes understands "
+                + "(\(latestVersion)); upgrade quakes to use it")
+    }
+
+    /// Brings the database up to the latest schema, each migration in a transaction of its own,
+    /// with a transaction-scoped lock, so that two hosts migrating at once do it once.
+    static func migrate(_ connection: PostgresConnection, name: String) throws {
+        var current = try version(on: connection, name: name) ?? 0
+        guard current < latestVersion else {
+            if current > latestVersion { throw newerSchema(current, name: name) }
+            return
+        }
+        while current < latestVersion {
+            try connection.execute("BEGIN")
+            do {
+                try connection.execute("SELECT pg_advisory_xact_lock(\(writerLockKey - 1))")
+                let found = try version(on: connection, name: name) ?? 0
+                if found == current {
+                    for statement in migrations[Int(current)] { try connection.execute(statement) }
+                    try connection.execute("UPDATE quakes_schema SET version = \(current + 1)")
+                }
+                try connection.commit()
+                current = max(found, current + 1)
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import PostgreSQL
+import QuakesCore
+
+/// The PostgreSQL engine's writer: the one owner of this process's write connection.
+///
+/// Like `SQLiteStore`, it runs on a dispatch queue of its own, so libpq's blocking calls never hold
+/// a thread of the cooperative pool. A fetch of one source is one transaction. Each batch is
+/// decided in Swift by `IdentityRules`, over the owners of every id it names (read by one query),
+/// and the decided rows are moved in bulk (see `PostgresBatchWrites`): COPY straight into the tables
+/// for rows the database did not hold, through staging tables and one upsert per table for the
+/// others. Writers on every host serialise on an advisory lock
+/// (`PostgresWriterLock`), so history tokens, taken in the writing transaction from
+/// `history_state`, increase in commit order.
+public actor PostgresStore: QuakeWriting {
+    private let uri: String
+    /// The URI without its password, for messages.
+    private let name: String
+    private let executor = QueueExecutor(label: "quakes.postgres")
+    private var openConnection: PostgresConnection?
+
+    private var activeIngest: IngestTicket?
+    /// Who the active ingest's history is by, and from where: the history is written when it
+    /// commits, from the changes its batches kept in `pending_change`.
+    private var activeHistory: (author: String, source: String?)?
+    private var lastIngest: UInt64 = 0
+    private var ingestWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    init(uri: String, name: String) {
+        self.uri = uri
+        self.name = name
+    }
+
+    public func open() throws(StoreError) {
+        _ = try connection()
+    }
+
+    // MARK: - Ingest transactions
+
+    public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
+        while activeIngest != nil {
+            await withCheckedContinuation { ingestWaiters.append($0) }
+        }
+        lastIngest += 1
+        do {
+            try connection().execute("BEGIN")
+            try PostgresPendingHistory.empty(on: connection())
+            activeIngest = IngestTicket(number: lastIngest)
+            activeHistory = (author, source)
+            return activeIngest!
+        } catch {
+            endIngest()
+            throw StoreError(path: name, error)
+        }
+    }
+
+    public func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError)
+        -> IngestCounts
+    {
+        try checkActive(ticket)
+        do {
+            let connection = try connection()
+            var ids: [String] = []
+            ids.reserveCapacity(quakes.count)
+            for quake in quakes {
+                ids.append(quake.id)
+                ids += quake.otherIDs
+            }
+            var writes = PostgresBatchWrites(connection: connection)
+            var owners = try writes.loadOwners(of: ids)
+            var changed = 0
+            for (quake, digest) in zip(quakes, digests ?? quakes.map(QuakeDigest.of)) {
+                if try IdentityRules.apply(quake, digest: digest, owners: &owners, to: &writes) { changed += 1 }
+            }
+            try writes.flush()
+            return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+        } catch {
+            throw StoreError(path: name, error)
+        }
+    }
+
+    public func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError)
+        -> StoreCommit
+    {
+        try checkActive(ticket)
+        defer { endIngest() }
+        do {
+            let connection = try connection()
+            let active = activeHistory!
+            let commit = try Self.writePending(
+                author: active.author, source: active.source, timestamp: timestamp, on: connection)
+            if let feedState { try Self.save(feedState, on: connection) }
+            try connection.commit()
+            return commit
+        } catch {
+            _ = try? openConnection?.execute("ROLLBACK")
+            throw StoreError(path: name, error)
+        }
+    }
+
+    public func rollback(_ ticket: IngestTicket) {
+        guard activeIngest == ticket else { return }
+        _ = try? openConnection?.execute("ROLLBACK")
+        endIngest()
+    }
+
+    // MARK: - Other writes
+
+    public func save(_ feedState: FeedState) async throws(StoreError) {
+        try await exclusively { connection in try Self.save(feedState, on: connection) }
+    }
+
+    public func feedState(for url: String) throws(StoreError) -> FeedState? {
+        do {
+            let result = try connection().executePrepared(
+                "SELECT etag, last_modified, fetched, checked, outcome FROM feed_state WHERE url = $1::text",
+                [.text(url)])
+            guard result.rowCount > 0 else { return nil }
+            return FeedState(
+                url: url, etag: result.string(row: 0, column: 0), lastModified: result.string(row: 0, column: 1),
+                fetched: result.int64(row: 0, column: 2) ?? 0, checked: result.int64(row: 0, column: 3),
+                outcome: result.string(row: 0, column: 4))
+        } catch {
+            throw StoreError(path: name, error)
+        }
+    }
+
+    public func prune(
+        eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64, dryRun: Bool
+    ) async throws(StoreError) -> PruneResult {
+        try await exclusively(committing: !dryRun) { connection in
+            var result = PruneResult()
+            func count(_ sql: String, _ value: Int64) throws -> Int {
+                try connection.execute(sql, [.integer(value)]).int(row: 0, column: 0) ?? 0
+            }
+            if let cutoff {
+                result.events = try count("SELECT count(*) FROM quake WHERE time < $1::bigint", cutoff)
+                result.tombstones = try count(
+                    "SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < $1::bigint", cutoff)
+                if !dryRun, result.events + result.tombstones > 0 {
+                    try PostgresPendingHistory.empty(on: connection)
+                    try PostgresPendingHistory.deleteEvents(olderThan: cutoff, on: connection)
+                    try connection.execute("DELETE FROM identity WHERE time < $1::bigint", [.integer(cutoff)])
+                    // Tombstones are not events: dropping only them records no history.
+                    result.token =
+                        try Self.writePending(author: "prune", source: nil, timestamp: timestamp, on: connection).token
+                }
+            }
+            if let historyCutoff {
+                result.transactions = try count(
+                    "SELECT count(*) FROM history_transaction WHERE timestamp < $1::bigint", historyCutoff)
+                if !dryRun {
+                    try connection.execute(
+                        """
+                        DELETE FROM history_change WHERE token IN
+                            (SELECT token FROM history_transaction WHERE timestamp < $1::bigint)
+                        """, [.integer(historyCutoff)])
+                    try connection.execute(
+                        "DELETE FROM history_transaction WHERE timestamp < $1::bigint", [.integer(historyCutoff)])
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: - History
+
+    /// Records the changes the write's batches kept in `pending_change` as one history
+    /// transaction, with the next token, announced to every listener when the transaction commits;
+    /// a write without changes records nothing. Empties `pending_change` for the next write.
+    private static func writePending(
+        author: String, source: String?, timestamp: Int64, on connection: PostgresConnection
+    ) throws -> StoreCommit {
+        let commit = try recordPending(author: author, source: source, timestamp: timestamp, on: connection)
+        try connection.execute("TRUNCATE pending_change")
+        return commit
+    }
+
+    private static func recordPending(
+        author: String, source: String?, timestamp: Int64, on connection: PostgresConnection
+    ) throws -> StoreCommit {
+        var commit = StoreCommit(token: nil)
+        let counts = try connection.execute(
+            "SELECT change, count(*) FROM pending_change WHERE change IS NOT NULL GROUP BY change")
+        for row in 0..<counts.rowCount {
+            guard let kind = counts.string(row: row, column: 0).flatMap(HistoryChange.Kind.init) else { continue }
+            commit.add(counts.int(row: row, column: 1) ?? 0, of: kind)
+        }
+        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
+        let token =
+            try connection.execute("UPDATE history_state SET last_token = last_token + 1 RETURNING last_token")
+            .int64(row: 0, column: 0) ?? 0
+        commit.token = token
+        try connection.execute(
+            """
+            INSERT INTO history_transaction (token, timestamp, author, source, inserted, updated, deleted)
+            VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::integer, $6::integer, $7::integer)
+            """,
+            [
+                .integer(token), .integer(timestamp), .text(author), source.map(PostgresValue.text),
+                .integer(Int64(commit.inserted)), .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
+            ])
+        try connection.execute(
+            """
+            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
+            SELECT $1::bigint, id, change, existed, remains, merged_into FROM pending_change WHERE change IS NOT NULL
+            """, [.integer(token)])
+        try connection.execute(
+            "SELECT pg_notify($1::text, $2::text)", [.text(PostgresSchema.channel), .text(String(token))])
+        return commit
+    }
+
+    private static func save(_ state: FeedState, on connection: PostgresConnection) throws {
+        try connection.executePrepared(
+            """
+            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome)
+            VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::text)
+            ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome
+            """,
+            [
+                .text(state.url), state.etag.map(PostgresValue.text), state.lastModified.map(PostgresValue.text),
+                .integer(state.fetched), state.checked.map(PostgresValue.integer),
+                state.outcome.map(PostgresValue.text),
+            ])
+    }
+
+    // MARK: - Private
+
+    private func connection() throws(StoreError) -> PostgresConnection {
+        if let openConnection { return openConnection }
+        do {
+            let connection = try PostgresConnection(uri: uri)
+            try PostgresSchema.migrate(connection, name: name)
+            try PostgresBatchWrites.createStagingTables(on: connection)
+            openConnection = connection
+            return connection
+        } catch {
+            throw StoreError(path: name, error)
+        }
+    }
+
+    /// Runs `body` in a transaction of its own, once no ingest holds the connection, and commits
+    /// it, or, when not `committing` (a dry run), rolls it back.
+    private func exclusively<Result: Sendable>(
+        committing: Bool = true, _ body: (PostgresConnection) throws -> Result
+    ) async throws(StoreError) -> Result {
+        while activeIngest != nil {
+            await withCheckedContinuation { ingestWaiters.append($0) }
+        }
+        let connection = try connection()
+        do {
+            try connection.execute("BEGIN")
+            do {
+                let result = try body(connection)
+                if committing { try connection.commit() } else { try connection.execute("ROLLBACK") }
+                return result
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        } catch {
+            throw StoreError(path: name, error)
+        }
+    }
+
+    private func checkActive(_ ticket: IngestTicket) throws(StoreError) {
+        guard activeIngest == ticket else {
+            throw StoreError(path: name, "the ingest transaction has already ended")
+        }
+    }
+
+    private func endIngest() {
+        activeIngest = nil
+        activeHistory = nil
+        if !ingestWaiters.isEmpty { ingestWaiters.removeFirst().resume() }
+    }
+}

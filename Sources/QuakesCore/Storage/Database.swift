@@ -1,0 +1,44 @@
+/// A database that `--db` or `QUAKES_DB` named, whichever engine keeps it: everything a command
+/// asks of storage. Commands, output and ingest speak to an engine only through this, `QuakeReading`
+/// and `QuakeWriting`; they never name an engine's types.
+package protocol Database: Sendable {
+    /// How messages name it: a server's URI never shows its password.
+    var name: String { get }
+
+    /// Runs `body` with a reader of one snapshot of the database, with local sections in `zone`.
+    /// Blocks: callers use `reading(zone:_:)`, which runs it on a thread of its own.
+    func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
+
+    /// Checks, before a writer takes the lock, that the database may be written by this version:
+    /// missing (it will be created), or one of quakes' own of a schema it understands.
+    func checkWritable() async throws
+
+    /// Takes the right to write the database, held by one quakes process at a time, waiting up to
+    /// `wait` seconds for another to let go of it; released when the returned value goes.
+    func lockWriter(waiting wait: Double) async throws -> any WriterLease
+
+    /// A listener that hears every write committed to the database, by any process on any host;
+    /// nil for an engine that cannot announce commits (then `watch` looks again every interval).
+    func changeListener() async throws -> (any ChangeListener)?
+
+    /// The writer of the database, which connects on first use.
+    func writer() -> any QuakeWriting
+}
+
+extension Database {
+    /// Runs `body` with a reader of one snapshot of the database, on a thread of its own (readers
+    /// block), with local sections in `zone`.
+    package func reading<Result: Sendable>(
+        zone: DisplayZone = .utc, _ body: @escaping @Sendable (any QuakeReading) throws -> Result
+    ) async throws -> Result {
+        try await Blocking.run { try read(zone: zone, body) }
+    }
+
+    /// Every stored event, by id: for tools that move a whole catalogue (the benchmarks).
+    package func allQuakes() async throws -> [Quake] {
+        try await reading { try $0.allQuakes() }
+    }
+}
+
+/// The right to write a database, held until the value is released.
+package protocol WriterLease: AnyObject, Sendable {}

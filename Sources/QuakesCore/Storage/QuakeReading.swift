@@ -1,0 +1,98 @@
+/// The read side of the storage seam: what `count`, `list`, `show`, `history`, `status` and
+/// `watch` ask of an engine, in engine-neutral values. Output writers take rows from it, never
+/// statements.
+///
+/// An engine answers the primitive questions; how sections are ordered and which rows each shows
+/// under the limits is decided once, in the extension below, for every engine.
+///
+/// A reader sees one snapshot of the database from the moment it opens: every answer it gives
+/// agrees with the others, even while a fetch commits. Not `Sendable`: a reader owns a connection
+/// and runs on one thread (see `Blocking`).
+package protocol QuakeReading: AnyObject {
+    /// How many events match.
+    func count(_ filter: QuakeFilter) throws -> Int
+
+    /// How many events that match are in each non-empty section of `key`, in `zone` for the
+    /// calendar keys.
+    func sectionCounts(_ key: SectionKey, _ filter: QuakeFilter, zone: DisplayZone) throws -> [SectionValue: Int]
+
+    /// Reads the events that match `filter` (and, when given, are in the section's `rows`) in the
+    /// order of `sort` and its tie-breakers, at most `limit` of them, distances measured from
+    /// `origin`; `body` returns false to stop.
+    func forEachQuake(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
+    ) throws
+
+    /// The event stored under `id`, or, for an id stored under another (an id in its `ids`, an old
+    /// id of a re-identified event), the event it leads to; nil when none does.
+    func quake(withID id: String) throws -> Quake?
+
+    /// Every stored event, by id.
+    func allQuakes() throws -> [Quake]
+
+    /// The history transactions after `token` (exclusive), oldest first, by `author` when given,
+    /// with their changes when asked for; `body` returns false to stop.
+    func forEachTransaction(
+        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+    ) throws
+
+    /// The newest history token ever issued, 0 before the first; pruned history does not lower it.
+    func lastToken() throws -> Int64
+
+    /// What the database holds and how current it is.
+    func status() throws -> DatabaseStatus
+}
+
+extension QuakeReading {
+    /// Every non-empty section of the query's results, in listing order, with its count.
+    func sections(_ query: QuakeQuery) throws -> [QuerySection] {
+        guard let key = query.section else { return [] }
+        let sections = try sectionCounts(key, query.filter, zone: query.zone).map { value, count in
+            let label = key.label(for: value)
+            return QuerySection(value: value, id: label.id, title: label.title, count: count)
+        }
+        let ascending = query.sectionsFollowSort ? query.sort.primary.ascending : nil
+        return sections.sorted { key.precedes($0.value, $1.value, ascending: ascending) }
+    }
+
+    /// Reads the query's events in output order, calling `body` with each and its section (nil when
+    /// unsectioned); `body` returns false to stop. `sections` are those from `sections(_:)`.
+    func forEachQuake(
+        _ query: QuakeQuery, sections: [QuerySection], _ body: (Quake, QuerySection?) throws -> Bool
+    ) throws {
+        var remaining = query.limit ?? Int.max
+        func read(_ rows: (key: SectionKey, rows: SectionKey.Rows)?, limit: Int, _ body: (Quake) throws -> Bool)
+            throws
+        {
+            guard limit > 0 else { return }
+            try forEachQuake(
+                query.filter, in: rows, sort: query.sort, origin: query.origin,
+                limit: limit == Int.max ? nil : limit, body)
+        }
+        guard let key = query.section else {
+            try read(nil, limit: remaining) { quake in try body(quake, nil) }
+            return
+        }
+        if query.sectionsFollowSort, query.limitPerSection == nil {
+            // The sort keeps each section together and in order: one query serves them all.
+            let byValue = Dictionary(uniqueKeysWithValues: sections.map { ($0.value, $0) })
+            try read(nil, limit: remaining) { quake in
+                try body(quake, byValue[key.value(of: quake, zone: query.zone)])
+            }
+            return
+        }
+        for section in sections where remaining > 0 {
+            var keepGoing = true
+            try read(
+                (key, key.rows(of: section.value, zone: query.zone)),
+                limit: min(remaining, query.limitPerSection ?? Int.max)
+            ) { quake in
+                remaining -= 1
+                keepGoing = try body(quake, section)
+                return keepGoing
+            }
+            guard keepGoing else { return }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import QuakesCore
+import SQLite
+
+/// The writes of the persistent history and of the feed validators, on the store's connection.
+///
+/// A history transaction is written when its write commits, from the net changes its batches kept
+/// in `pending_change` (see `HistoryLedger`): one row per changed event id.
+struct HistoryStatements {
+    private let connection: Connection
+
+    init(_ connection: Connection) throws {
+        self.connection = connection
+    }
+
+    /// Records the changes the write's batches kept in `pending_change` as one history transaction
+    /// by `author` from `source`, closed at `timestamp`, and returns its token and counts; a write
+    /// without changes records nothing. Empties `pending_change` for the next write.
+    func writePending(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
+        let commit = try recordPending(author: author, source: source, timestamp: timestamp)
+        try connection.execute("DELETE FROM pending_change")
+        return commit
+    }
+
+    private func recordPending(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
+        var commit = StoreCommit(token: nil)
+        let counts = try connection.statement(
+            "SELECT change, count(*) FROM pending_change WHERE change IS NOT NULL GROUP BY change")
+        defer { counts.reset() }
+        while try counts.step() {
+            guard let kind = counts.string(at: 0).flatMap(HistoryChange.Kind.init) else { continue }
+            commit.add(counts.int(at: 1) ?? 0, of: kind)
+        }
+        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
+        let transaction = try connection.statement(
+            """
+            INSERT INTO history_transaction (timestamp, author, source, inserted, updated, deleted)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING token
+            """)
+        try transaction.bind([
+            .integer(timestamp), .text(author), source.map(SQLValue.text) ?? .null, .integer(Int64(commit.inserted)),
+            .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
+        ])
+        defer { transaction.reset() }
+        guard try transaction.step(), let token = transaction.int64(at: 0) else {
+            throw SQLiteError(code: 1, message: "no token for the history transaction")
+        }
+        while try transaction.step() {}
+        commit.token = token
+        try run(
+            """
+            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
+            SELECT ?1, id, change, existed, remains, merged_into FROM pending_change WHERE change IS NOT NULL
+            """, token)
+        return commit
+    }
+
+    // MARK: - Prune
+
+    func countEvents(before cutoff: Int64) throws -> Int {
+        try count("SELECT count(*) FROM quake WHERE time < ?1", cutoff)
+    }
+
+    /// Deletes the events older than `cutoff`, their deletions kept in `pending_change` for
+    /// `writePending`; forgets every id whose newest version is that old (tombstones among them): a
+    /// copy of them fetched again is new.
+    func deleteEvents(before cutoff: Int64) throws {
+        try SQLitePendingHistory.saveDeletions(olderThan: cutoff, on: connection)
+        try run("DELETE FROM quake WHERE time < ?1", cutoff)
+        try run("DELETE FROM identity WHERE time < ?1", cutoff)
+    }
+
+    /// How many tombstones are older than `cutoff`.
+    func countTombstones(before cutoff: Int64) throws -> Int {
+        try count("SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < ?1", cutoff)
+    }
+
+    func countTransactions(before cutoff: Int64) throws -> Int {
+        try count("SELECT count(*) FROM history_transaction WHERE timestamp < ?1", cutoff)
+    }
+
+    /// Drops the history transactions closed before `cutoff`, and their changes.
+    func deleteTransactions(before cutoff: Int64) throws {
+        try run(
+            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE timestamp < ?1)",
+            cutoff)
+        try run("DELETE FROM history_transaction WHERE timestamp < ?1", cutoff)
+    }
+
+    // MARK: - Feed validators
+
+    /// Saves what is known of a source: its validators and its last successful fetch.
+    func save(_ state: FeedState) throws {
+        let statement = try connection.statement(
+            """
+            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome
+            """)
+        try statement.bind(state.url, at: 1)
+        try statement.bind(state.etag, at: 2)
+        try statement.bind(state.lastModified, at: 3)
+        try statement.bind(state.fetched, at: 4)
+        try statement.bind(state.checked, at: 5)
+        try statement.bind(state.outcome, at: 6)
+        try statement.run()
+    }
+
+    func feedState(for url: String) throws -> FeedState? {
+        let statement = try connection.statement(
+            "SELECT etag, last_modified, fetched, checked, outcome FROM feed_state WHERE url = ?1")
+        try statement.bind(url, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return FeedState(
+            url: url, etag: statement.string(at: 0), lastModified: statement.string(at: 1),
+            fetched: statement.int64(at: 2) ?? 0, checked: statement.int64(at: 3), outcome: statement.string(at: 4))
+    }
+
+    // MARK: - Private
+
+    private func run(_ sql: String, _ parameters: Int64...) throws {
+        let statement = try connection.statement(sql)
+        try statement.bind(parameters.map(SQLValue.integer))
+        try statement.run()
+    }
+
+    private func count(_ sql: String, _ parameter: Int64) throws -> Int {
+        let statement = try connection.statement(sql)
+        try statement.bind(parameter, at: 1)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return statement.int(at: 0) ?? 0
+    }
+}

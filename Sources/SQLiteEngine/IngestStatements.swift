@@ -1,0 +1,134 @@
+import QuakesCore
+import SQLite
+
+/// The writes of an ingest on SQLite: the store side of `IdentityRules`, over prepared statements
+/// compiled once per connection (through its statement cache). Every change is recorded in the
+/// ledger of the ingest's history.
+///
+/// Not `Sendable`: it belongs to the store actor, which makes one per batch.
+struct IngestStatements: IdentityStore {
+    let upsert: Statement
+    private let selectOwners: Statement
+    private let upsertOwner: Statement
+    private let updateFeedTime: Statement
+    private let deleteRow: Statement
+    /// The batch's changes, spilled into `pending` when the batch has been applied.
+    private var ledger = HistoryLedger()
+    private let pending: SQLitePendingHistory
+    private let arena: TextArena
+
+    /// The statements of a batch on `connection`, whose ingest has its `pending_change` table.
+    init(_ connection: Connection, arena: TextArena) throws {
+        self.arena = arena
+        pending = try SQLitePendingHistory(connection)
+        upsert = try connection.statement(Self.upsertSQL)
+        selectOwners = try connection.statement(
+            """
+            SELECT id, event, updated, generated, digest, deleted, time FROM identity
+            WHERE id IN (SELECT value FROM json_each(?1))
+            """)
+        upsertOwner = try connection.statement(
+            """
+            INSERT INTO identity (id, event, updated, generated, digest, deleted, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
+                generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time
+            """)
+        updateFeedTime = try connection.statement("UPDATE quake SET generated = ?2 WHERE id = ?1")
+        deleteRow = try connection.statement("DELETE FROM quake WHERE id = ?1")
+    }
+
+    /// Applies a batch of features, in order, following `IdentityRules`; `digests` are their
+    /// `QuakeDigest`s. Returns how many features changed an event.
+    ///
+    /// The owners of every id the batch names are read up front by one set-based query and kept
+    /// current as the batch is written: a statement per feature would cost more than the writes.
+    mutating func apply(_ quakes: [Quake], digests: [Int64]) throws -> Int {
+        var ids: [String] = []
+        ids.reserveCapacity(quakes.count)
+        for quake in quakes {
+            ids.append(quake.id)
+            ids += quake.otherIDs
+        }
+        let stored = try owners(of: ids)
+        var owners = stored
+        var changed = 0
+        for (quake, digest) in zip(quakes, digests) {
+            if try IdentityRules.apply(quake, digest: digest, owners: &owners, to: &self) { changed += 1 }
+        }
+        // Only an id stored before the batch can have changed in an earlier batch of the ingest.
+        try ledger.spill(into: pending) { stored[$0] != nil }
+        return changed
+    }
+
+    // MARK: - IdentityStore
+
+    func owners(of ids: [String]) throws -> [String: IdentityOwner] {
+        var owners: [String: IdentityOwner] = [:]
+        try selectOwners.bind(Self.jsonArray(ids), at: 1)
+        defer { selectOwners.reset() }
+        while try selectOwners.step() {
+            guard let id = selectOwners.string(at: 0), let event = selectOwners.string(at: 1) else { continue }
+            owners[id] = IdentityOwner(
+                event: event,
+                version: EventVersion(
+                    updated: selectOwners.int64(at: 2), generated: selectOwners.int64(at: 3),
+                    digest: selectOwners.int64(at: 4) ?? 0),
+                isDeletion: selectOwners.int64(at: 5) == 1, time: selectOwners.int64(at: 6) ?? 0)
+        }
+        return owners
+    }
+
+    func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
+        try upsertOwner.bind(owner.event, at: 2)
+        try upsertOwner.bind(owner.version.updated, at: 3)
+        try upsertOwner.bind(owner.version.generated, at: 4)
+        try upsertOwner.bind(owner.version.digest, at: 5)
+        try upsertOwner.bind(owner.isDeletion ? 1 : 0, at: 6)
+        try upsertOwner.bind(owner.time, at: 7)
+        for id in ids {
+            try upsertOwner.bind(id, at: 1)
+            try upsertOwner.run()
+        }
+    }
+
+    func writeEvent(_ quake: Quake) throws {
+        try QuakeColumns.bind(quake, to: upsert, arena: arena)
+        try upsert.run()
+    }
+
+    func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {
+        try updateFeedTime.bind(id, at: 1)
+        try updateFeedTime.bind(generated, at: 2)
+        try updateFeedTime.run()
+    }
+
+    func deleteEvent(_ id: String) throws {
+        try deleteRow.bind(id, at: 1)
+        try deleteRow.run()
+    }
+
+    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
+        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    }
+
+    // MARK: - Statements
+
+    /// Inserts a row, or replaces every column of the row with its id; parameters in column order.
+    private static let upsertSQL = """
+        INSERT INTO quake (\(QuakeColumns.list))
+        VALUES (\(QuakeColumns.names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+        ON CONFLICT (id) DO UPDATE SET \(QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
+
+    /// `["a","b"]`, for `json_each`.
+    static func jsonArray(_ ids: [String]) -> String {
+        var json = JSONBuffer(capacity: ids.count * 16)
+        json.raw("[")
+        for (index, id) in ids.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(id)
+        }
+        json.raw("]")
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

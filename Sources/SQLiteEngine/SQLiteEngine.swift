@@ -1,0 +1,43 @@
+import QuakesCore
+
+/// The SQLite engine: a database that is one file on this machine. It keeps every `--db` value
+/// that no other engine claims, since anything else is a file path.
+public struct SQLiteEngine: StorageEngine {
+    public init() {}
+
+    package func database(named value: String, in environment: Environment) -> (any Database)? {
+        SQLiteDatabase(path: environment.absolutePath(value))
+    }
+}
+
+/// An SQLite database file, by its absolute path.
+package struct SQLiteDatabase: Database {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    package var name: String { path }
+
+    package func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result {
+        try SQLiteReader.reading(path, zone: zone, body)
+    }
+
+    package func checkWritable() async throws {
+        try await Blocking.run { [path] in try DatabaseFile.checkWritable(path) }
+    }
+
+    package func lockWriter(waiting wait: Double) async throws -> any WriterLease {
+        try await WriterLock.acquire(forDatabase: path, waiting: wait)
+    }
+
+    /// None: SQLite cannot tell other processes of a commit, so `watch` looks again every interval.
+    package func changeListener() async throws -> (any ChangeListener)? {
+        nil
+    }
+
+    package func writer() -> any QuakeWriting {
+        SQLiteStore(path: path)
+    }
+}

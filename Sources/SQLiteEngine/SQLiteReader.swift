@@ -1,0 +1,211 @@
+import QuakesCore
+import SQLite
+
+/// The SQLite engine's reader: counts computed by the database, sections, rows streamed in order as
+/// they are read, the history and the status, on a read-only connection.
+///
+/// Every answer comes from one snapshot, taken when it opens, even while a fetch commits. Not
+/// `Sendable`: it owns a connection, and runs on one thread (see `Blocking`).
+final class SQLiteReader: QuakeReading {
+    private let connection: Connection
+    private let path: String
+
+    /// Opens the database at `path`, which must exist, for reading, with the query functions for
+    /// `zone`.
+    init(path: String, zone: DisplayZone = .utc) throws {
+        connection = try DatabaseFile.openForReading(at: path)
+        self.path = path
+        try SQLFunctionNames.register(on: connection, zone: zone)
+        try connection.begin(.deferred)
+    }
+
+    deinit {
+        try? connection.rollback()
+    }
+
+    /// Opens a reader on the database at `path` and runs `body` with it, reporting SQLite's errors
+    /// as errors of that database file.
+    static func reading<Result>(_ path: String, zone: DisplayZone = .utc, _ body: (SQLiteReader) throws -> Result)
+        throws -> Result
+    {
+        do {
+            return try body(try SQLiteReader(path: path, zone: zone))
+        } catch let error as SQLiteError {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    // MARK: - Queries
+
+    func count(_ filter: QuakeFilter) throws -> Int {
+        let condition = SQLiteQuery.condition(filter)
+        let statement = try connection.prepare("SELECT count(*) FROM quake \(condition.whereClause)")
+        try statement.bind(condition.values)
+        _ = try statement.step()
+        return statement.int(at: 0) ?? 0
+    }
+
+    /// Computed by the database, grouping by the section's expression (a query function for the
+    /// calendar keys, registered for the reader's zone).
+    func sectionCounts(_ key: SectionKey, _ filter: QuakeFilter, zone: DisplayZone) throws -> [SectionValue: Int] {
+        let condition = SQLiteQuery.condition(filter)
+        let statement = try connection.prepare(
+            """
+            SELECT \(SQLiteQuery.sectionExpression(key)) AS section, count(*) FROM quake \(condition.whereClause)
+            GROUP BY section
+            """)
+        try statement.bind(condition.values)
+        var counts: [SectionValue: Int] = [:]
+        while try statement.step() {
+            counts[SQLiteQuery.sectionValue(statement, at: 0), default: 0] += statement.int(at: 1) ?? 0
+        }
+        return counts
+    }
+
+    func forEachQuake(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
+    ) throws {
+        let statement = try listing(filter, in: rows, sort: sort, origin: origin, limit: limit, explained: false)
+        while try statement.step() {
+            guard try body(QuakeColumns.quake(from: statement)) else { return }
+        }
+    }
+
+    func quake(withID id: String) throws -> Quake? {
+        let row = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1")
+        let owner = try connection.prepare("SELECT event FROM identity WHERE id = ?1")
+        var current = id
+        var visited: Set<String> = []
+        while visited.insert(current).inserted {
+            row.reset()
+            try row.bind(current, at: 1)
+            if try row.step() { return QuakeColumns.quake(from: row) }
+            owner.reset()
+            try owner.bind(current, at: 1)
+            guard try owner.step(), let event = owner.string(at: 0) else { return nil }
+            current = event
+        }
+        return nil
+    }
+
+    func allQuakes() throws -> [Quake] {
+        let statement = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake ORDER BY id")
+        var quakes: [Quake] = []
+        while try statement.step() { quakes.append(QuakeColumns.quake(from: statement)) }
+        return quakes
+    }
+
+    // MARK: - Plans
+
+    /// The query plan SQLite chooses for a listing's statement, for tests.
+    func plan(_ query: QuakeQuery) throws -> [String] {
+        let statement = try listing(
+            query.filter, in: nil, sort: query.sort, origin: query.origin, limit: query.limit, explained: true)
+        var plan: [String] = []
+        while try statement.step() { plan.append(statement.string(at: 3) ?? "") }
+        return plan
+    }
+
+    /// The query plan of `count`.
+    func countPlan(_ filter: QuakeFilter) throws -> [String] {
+        let condition = SQLiteQuery.condition(filter)
+        let statement = try connection.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quake \(condition.whereClause)")
+        try statement.bind(condition.values)
+        var plan: [String] = []
+        while try statement.step() { plan.append(statement.string(at: 3) ?? "") }
+        return plan
+    }
+
+    private func listing(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, explained: Bool
+    ) throws -> Statement {
+        var condition = SQLiteQuery.condition(filter)
+        if let rows { condition = condition.and(SQLiteQuery.sectionCondition(rows.key, rows.rows)) }
+        let order = SQLiteQuery.orderBy(sort, origin: origin)
+        let statement = try connection.prepare(
+            """
+            \(explained ? "EXPLAIN QUERY PLAN " : "")SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause)
+            \(order.clause) LIMIT ?
+            """)
+        try statement.bind(condition.values + order.values + [.integer(limit.map(Int64.init) ?? -1)])
+        return statement
+    }
+
+    // MARK: - History and status
+
+    func forEachTransaction(
+        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+    ) throws {
+        let statement = try connection.prepare(
+            """
+            SELECT token, timestamp, author, source, inserted, updated, deleted FROM history_transaction
+            WHERE token > ?1 AND (?2 IS NULL OR author = ?2) ORDER BY token
+            """)
+        try statement.bind(token, at: 1)
+        try statement.bind(author, at: 2)
+        let changes = try connection.prepare(
+            "SELECT id, change, merged_into FROM history_change WHERE token = ?1 ORDER BY id")
+        while try statement.step() {
+            var transaction = HistoryTransaction(
+                token: statement.int64(at: 0) ?? 0, timestamp: statement.int64(at: 1) ?? 0,
+                author: statement.string(at: 2) ?? "", source: statement.string(at: 3),
+                inserted: statement.int(at: 4) ?? 0, updated: statement.int(at: 5) ?? 0,
+                deleted: statement.int(at: 6) ?? 0)
+            if withChanges {
+                changes.reset()
+                try changes.bind(transaction.token, at: 1)
+                var list: [HistoryChange] = []
+                while try changes.step() {
+                    guard let id = changes.string(at: 0),
+                        let kind = changes.string(at: 1).flatMap(HistoryChange.Kind.init)
+                    else { continue }
+                    list.append(HistoryChange(id: id, kind: kind, mergedInto: changes.string(at: 2)))
+                }
+                transaction.changes = list
+            }
+            guard try body(transaction) else { return }
+        }
+    }
+
+    /// The larger of the newest transaction's token and the sequence's, which a prune of the
+    /// history does not lower.
+    func lastToken() throws -> Int64 {
+        let statement = try connection.prepare(
+            """
+            SELECT max(coalesce((SELECT max(token) FROM history_transaction), 0),
+                       coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history_transaction'), 0))
+            """)
+        _ = try statement.step()
+        return statement.int64(at: 0) ?? 0
+    }
+
+    func status() throws -> DatabaseStatus {
+        func integer(_ sql: String) throws -> Int64? {
+            let statement = try connection.prepare(sql)
+            _ = try statement.step()
+            return statement.int64(at: 0)
+        }
+        let newest = try connection.prepare(
+            "SELECT \(QuakeColumns.list) FROM quake ORDER BY time DESC, id ASC LIMIT 1")
+        let sources = try connection.prepare(
+            "SELECT url, etag, last_modified, fetched, checked, outcome FROM feed_state ORDER BY url")
+        var states: [FeedState] = []
+        while try sources.step() {
+            states.append(
+                FeedState(
+                    url: sources.string(at: 0) ?? "", etag: sources.string(at: 1),
+                    lastModified: sources.string(at: 2), fetched: sources.int64(at: 3) ?? 0,
+                    checked: sources.int64(at: 4), outcome: sources.string(at: 5)))
+        }
+        return DatabaseStatus(
+            path: path, schemaVersion: try connection.userVersion(),
+            events: Int(try integer("SELECT count(*) FROM quake") ?? 0),
+            tombstones: Int(try integer("SELECT count(*) FROM identity WHERE id = event AND deleted = 1") ?? 0),
+            earliest: try integer("SELECT min(time) FROM quake"),
+            latest: try integer("SELECT max(time) FROM quake"),
+            newest: try newest.step() ? QuakeColumns.quake(from: newest) : nil,
+            lastToken: try lastToken(), sources: states)
+    }
+}

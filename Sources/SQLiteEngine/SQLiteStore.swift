@@ -1,0 +1,203 @@
+import QuakesCore
+import SQLite
+
+/// The SQLite engine's writer: the one owner of the database's write connection, like a background context: every write goes
+/// through it, as batches of a prepared upsert, and every write that changes the store is recorded
+/// in the persistent history.
+///
+/// It runs on a dispatch queue of its own (`QueueExecutor`), so SQLite's blocking calls never hold
+/// a thread of the cooperative pool, and its API speaks only `Sendable` values.
+///
+/// A fetch of one source is one transaction: `beginIngest` waits until no other ingest holds the
+/// connection, then `ingest(_:for:)` takes batches as they are decoded, and `commit` or `rollback`
+/// ends it. Readers on other connections see the whole fetch or none of it. An ingest spans several
+/// calls, so the actor keeps its own lock (`activeIngest`) to keep other writes out of it.
+public actor SQLiteStore: QuakeWriting {
+    /// The database file.
+    public nonisolated let path: String
+
+    private let executor = QueueExecutor(label: "quakes.store")
+    private var openConnection: Connection?
+    private let arena = TextArena()
+
+    private var activeIngest: IngestTicket?
+    /// Who the active ingest's history is by, and from where: the history is written when it
+    /// commits, from the changes its batches kept in `pending_change`, so that a fetch that changes
+    /// nothing writes nothing to it.
+    private var activeHistory: (author: String, source: String?)?
+    private var lastIngest: UInt64 = 0
+    private var ingestWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// A store for the database at `path`, which is opened (and created) on first use, on the
+    /// store's own queue.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Opens the database now, so that a fetch fails early when it cannot be written.
+    public func open() throws(StoreError) {
+        _ = try connection()
+    }
+
+    // MARK: - Ingest transactions
+
+    /// Waits until no other ingest is open, then begins this one's transaction, recorded in the
+    /// history under `author` and `source`.
+    public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
+        while activeIngest != nil {
+            await withCheckedContinuation { ingestWaiters.append($0) }
+        }
+        lastIngest += 1
+        do {
+            let writer = try connection()
+            try writer.begin(.immediate)
+            try SQLitePendingHistory.prepare(on: writer)
+            activeIngest = IngestTicket(number: lastIngest)
+            activeHistory = (author, source)
+            return activeIngest!
+        } catch {
+            try? openConnection?.rollback()
+            endIngest()
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Stores a batch of features in the ingest's transaction, by the identity rules, and says how
+    /// many changed an event. `digests` are their `QuakeDigest`s, when the caller computed them
+    /// already (the decoders do, in parallel).
+    public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) throws(StoreError)
+        -> IngestCounts
+    {
+        try checkActive(ticket)
+        do {
+            let writer = try connection()
+            var statements = try IngestStatements(writer, arena: arena)
+            defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
+            let changed = try statements.apply(quakes, digests: digests ?? quakes.map(QuakeDigest.of))
+            return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Makes the ingest permanent: closes its history transaction at `timestamp` (dropping it when
+    /// nothing changed), saves `feedState` for the next conditional request, and commits.
+    public func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError)
+        -> StoreCommit
+    {
+        try checkActive(ticket)
+        defer { endIngest() }
+        do {
+            let writer = try connection()
+            let history = try HistoryStatements(writer)
+            let active = activeHistory!
+            let commit = try history.writePending(author: active.author, source: active.source, timestamp: timestamp)
+            if let feedState { try history.save(feedState) }
+            try writer.commit()
+            return commit
+        } catch {
+            try? openConnection?.rollback()
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Undoes the ingest; the database is as it was before `beginIngest`.
+    public func rollback(_ ticket: IngestTicket) {
+        guard activeIngest == ticket else { return }
+        try? openConnection?.rollback()
+        endIngest()
+    }
+
+    // MARK: - Other writes
+
+    /// Saves the validators of a URL outside any ingest (after a fetch that stored nothing).
+    public func save(_ feedState: FeedState) async throws(StoreError) {
+        try await exclusively { writer in
+            try HistoryStatements(writer).save(feedState)
+        }
+    }
+
+    /// The validators saved for `url`, for a conditional request.
+    public func feedState(for url: String) throws(StoreError) -> FeedState? {
+        do {
+            return try HistoryStatements(try connection()).feedState(for: url)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Deletes the events older than `cutoff` (by event time) as one transaction of author `prune`,
+    /// and the history transactions older than `historyCutoff`; with `dryRun`, only counts them.
+    public func prune(
+        eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64,
+        dryRun: Bool
+    ) async throws(StoreError) -> PruneResult {
+        try await exclusively { writer in
+            let history = try HistoryStatements(writer)
+            var result = PruneResult()
+            if let cutoff {
+                result.events = try history.countEvents(before: cutoff)
+                result.tombstones = try history.countTombstones(before: cutoff)
+                if !dryRun, result.events + result.tombstones > 0 {
+                    // Tombstones are not events: dropping only them records no history.
+                    try SQLitePendingHistory.prepare(on: writer)
+                    try history.deleteEvents(before: cutoff)
+                    result.token = try history.writePending(author: "prune", source: nil, timestamp: timestamp).token
+                }
+            }
+            if let historyCutoff {
+                result.transactions = try history.countTransactions(before: historyCutoff)
+                if !dryRun { try history.deleteTransactions(before: historyCutoff) }
+            }
+            if dryRun { try writer.rollback() }
+            return result
+        }
+    }
+
+    // MARK: - Private
+
+    private func connection() throws(StoreError) -> Connection {
+        if let openConnection { return openConnection }
+        let connection = try DatabaseFile.openForWriting(at: path)
+        openConnection = connection
+        return connection
+    }
+
+    /// Runs `body` in a transaction of its own, once no ingest holds the connection.
+    private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result
+    {
+        while activeIngest != nil {
+            await withCheckedContinuation { ingestWaiters.append($0) }
+        }
+        do {
+            let writer = try connection()
+            try writer.begin(.immediate)
+            do {
+                let result = try body(writer)
+                if writer.isInTransaction { try writer.commit() }
+                return result
+            } catch {
+                try? writer.rollback()
+                throw error
+            }
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    private func checkActive(_ ticket: IngestTicket) throws(StoreError) {
+        guard activeIngest == ticket else {
+            throw StoreError(path: path, "the ingest transaction has already ended")
+        }
+    }
+
+    private func endIngest() {
+        activeIngest = nil
+        activeHistory = nil
+        if !ingestWaiters.isEmpty { ingestWaiters.removeFirst().resume() }
+    }
+}

@@ -1,0 +1,137 @@
+import PostgreSQL
+import Testing
+
+@Suite struct CopyTests {
+    private static let createStaging =
+        "CREATE TABLE staging (id bigint, name text, mag double precision, felt boolean, note text)"
+    private static let copyStaging = "COPY staging (id, name, mag, felt, note) FROM STDIN"
+
+    /// Every row as read back, in the order of `id`.
+    private func rows(_ connection: PostgresConnection) throws -> [[PostgresValue?]] {
+        let result = try connection.execute("SELECT id, name, mag, felt, note FROM staging ORDER BY id")
+        return (0..<result.rowCount).map { row in
+            [
+                result.int64(row: row, column: 0).map { .integer($0) },
+                result.string(row: row, column: 1).map { .text($0) },
+                result.double(row: row, column: 2).map { .real($0) },
+                result.bool(row: row, column: 3).map { .bool($0) },
+                result.string(row: row, column: 4).map { .text($0) },
+            ]
+        }
+    }
+
+    @Test func awkwardRowsArriveExactlyAsSent() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            let texts = ValueTests.awkwardTexts
+            let doubles = ValueTests.awkwardDoubles.filter { !$0.isNaN }  // NaN is not equal to itself.
+            let sent: [[PostgresValue?]] = (0..<max(texts.count, doubles.count)).map { index in
+                [
+                    .integer(Int64(index)), .text(texts[index % texts.count]), .real(doubles[index % doubles.count]),
+                    index % 3 == 2 ? nil : .bool(index % 2 == 0),
+                    index % 4 == 0 ? nil : .text(texts.reversed()[index % texts.count]),
+                ]
+            }
+            #expect(try connection.copy(Self.copyStaging, rows: sent) == sent.count)
+            let received = try rows(connection)
+            #expect(received == sent)
+            // -0.0 == 0.0, so the sign is checked apart.
+            for (row, value) in zip(received, sent) {
+                if case .real(let back) = row[2], case .real(let original) = value[2] {
+                    #expect(back.sign == original.sign)
+                }
+            }
+        }
+    }
+
+    @Test func integersArriveExactlyAsSent() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            let integers: [Int64] = [.min, .min + 1, -1_000_000_007, -10, -9, -1, 0, 1, 9, 10, 99, 100, 2_021, .max]
+            let sent: [[PostgresValue?]] = integers.map { [.integer($0), .text(String($0)), nil, nil, nil] }
+            #expect(try connection.copy(Self.copyStaging, rows: sent) == sent.count)
+            #expect(try rows(connection) == sent)
+        }
+    }
+
+    @Test func manyRowsAreSentInChunksAndCounted() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            let count = 60_000  // About 3 MB of COPY text: several chunks.
+            let stored = try connection.copy(Self.copyStaging) { writer in
+                for index in 0..<count {
+                    try writer.append([
+                        .integer(Int64(index)), .text("quake \(index)\twith a tab"), .real(Double(index) / 10),
+                        .bool(index.isMultiple(of: 2)), nil,
+                    ])
+                }
+                #expect(writer.rowCount == count)
+            }
+            #expect(stored == count)
+            let result = try connection.execute(
+                "SELECT count(*), sum(id), count(*) FILTER (WHERE felt), count(note), max(name) FROM staging")
+            #expect(result.int(row: 0, column: 0) == count)
+            #expect(result.int(row: 0, column: 1) == count * (count - 1) / 2)
+            #expect(result.int(row: 0, column: 2) == count / 2)
+            #expect(result.int(row: 0, column: 3) == 0)
+            #expect(result.string(row: 0, column: 4) == "quake 9999\twith a tab")
+        }
+    }
+
+    @Test func badDataFailsWithTheServersSQLStateAndStoresNothing() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            let rows: [[PostgresValue?]] = [
+                [1, "fine", 1.5, true, nil],
+                [.text("not a number"), "bad", 1.5, true, nil],
+            ]
+            let error = #expect(throws: PostgresError.self) { try connection.copy(Self.copyStaging, rows: rows) }
+            #expect(error?.sqlState == "22P02")
+            #expect(try connection.execute("SELECT count(*) FROM staging").int(row: 0, column: 0) == 0)
+        }
+    }
+
+    @Test func aFailingProducerCancelsTheCopy() async throws {
+        struct ProducerFailed: Error {}
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            #expect(throws: ProducerFailed.self) {
+                try connection.copy(Self.copyStaging) { writer in
+                    try writer.append([1, "one", 1.0, true, nil])
+                    throw ProducerFailed()
+                }
+            }
+            let nul = #expect(throws: PostgresError.self) {
+                try connection.copy(Self.copyStaging, rows: [[2, "two\u{0}", 2.0, false, nil]])
+            }
+            #expect(nul?.sqlState == "22021")
+            #expect(throws: PostgresError.self) { try connection.copy("SELECT 1", rows: []) }
+            // The connection is back to normal, and nothing was stored.
+            #expect(try connection.execute("SELECT count(*) FROM staging").int(row: 0, column: 0) == 0)
+            #expect(try connection.copy(Self.copyStaging, rows: [[3, "three", 3.0, nil, nil]]) == 1)
+        }
+    }
+
+    @Test func aRefusedRowLeavesNothingBehind() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            let stored = try connection.copy(Self.copyStaging) { writer in
+                try writer.append([1, "one", 1.0, true, nil])
+                let refused = #expect(throws: PostgresError.self) {
+                    try writer.append([2, "two", 2.0, false, "NUL\u{0} in the last field"])
+                }
+                #expect(refused?.sqlState == "22021")
+                try writer.append([3, "three", 3.0, nil, "note"])
+                #expect(writer.rowCount == 2)
+            }
+            #expect(stored == 2)
+            #expect(try rows(connection) == [[1, "one", 1.0, true, nil], [3, "three", 3.0, nil, "note"]])
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import QuakesCore
+
+/// The same catalogue in both engines must give byte for byte the same answer to every command:
+/// every filter, sort, section, zone, limit and format, a fixed battery and random command lines
+/// (a failure names its seed and the command, to replay it).
+@Suite struct EngineParityTests {
+    /// The query universe, fetched into a PostgreSQL database too, once for the suite.
+    actor Universe {
+        static let shared = Universe()
+        private var building: Task<TestStore, any Error>?
+
+        func postgres() async throws -> TestStore {
+            if building == nil {
+                building = Task {
+                    let store = try TestEngine.postgresql.newDatabase()
+                    let run = await QuakesRun.fetch(QueryUniverse.files.map(Fixtures.path), database: store.location)
+                    guard run.status == .success else { throw CocoaError(.fileReadCorruptFile) }
+                    return store
+                }
+            }
+            return try await building!.value
+        }
+    }
+
+    /// Runs `arguments` on both engines, in zone `tz`, and requires the same status and output.
+    private func expectSameAnswer(_ arguments: [String], tz: String = "UTC", seed: UInt64? = nil) async throws {
+        let (path, _) = try await QueryUniverse.shared.database()
+        let postgres = try await Universe.shared.postgres()
+        let common = ["--now", QueryUniverse.now]
+        let sqlite = await QuakesRun.run(arguments + ["--db", path] + common, variables: ["TZ": tz])
+        let server = await QuakesRun.run(arguments + ["--db", postgres.location] + common, variables: ["TZ": tz])
+        let replay = "quakes \(arguments.joined(separator: " ")) (TZ=\(tz)\(seed.map { ", seed \($0)" } ?? ""))"
+        #expect(sqlite.status == server.status, "\(replay): status")
+        #expect(sqlite.standardOutput == server.standardOutput, "\(replay): output")
+        #expect(sqlite.standardError == server.standardError, "\(replay): errors")
+        #expect(sqlite.status == .success || arguments.first == "show", "\(replay): \(sqlite.standardError)")
+    }
+
+    @Test(arguments: FilterTests.cases.indices)
+    func everyFilterCountsAndListsAlike(index: Int) async throws {
+        let filter = FilterTests.cases[index].arguments
+        try await expectSameAnswer(["count"] + filter)
+        try await expectSameAnswer(["list", "--format", "ndjson"] + filter)
+    }
+
+    @Test(arguments: ["table", "json", "ndjson", "csv", "geojson"])
+    func everyFormatListsAlike(format: String) async throws {
+        try await expectSameAnswer(["list", "--format", format, "--near", "35,-118"])
+        try await expectSameAnswer(["list", "--format", format, "--section", "day", "--limit", "40"])
+    }
+
+    @Test(arguments: SectionKey.allCases.map(\.rawValue))
+    func everySectionCountsAndListsAlikeInEveryZone(section: String) async throws {
+        for zone in ["UTC", "America/Los_Angeles", "Asia/Kolkata", "Pacific/Chatham"] {
+            try await expectSameAnswer(["count", "--section", section, "--format", "json"], tz: zone)
+            try await expectSameAnswer(
+                ["list", "--section", section, "--limit-per-section", "3", "--format", "json"], tz: zone)
+        }
+    }
+
+    @Test func showHistoryAndStatusAnswerAlike() async throws {
+        let (_, universe) = try await QueryUniverse.shared.database()
+        for quake in universe.prefix(40) {
+            try await expectSameAnswer(["show", quake.id, "--format", "json"])
+        }
+        // Ids another event took over lead to it, and unknown ids are not found, on both.
+        for id in ["nn00815144", "us7000enmc", "nothing-here"] { try await expectSameAnswer(["show", id]) }
+        try await expectSameAnswer(["list", "--format", "geojson", "--sort", "place"])
+    }
+
+    /// Random command lines: any mix of filters, sort keys and directions, sections, limits,
+    /// formats and zones.
+    @Test func randomQueriesAnswerAlike() async throws {
+        let rounds = SuiteMode.rounds(60, long: 1500, sanitized: 10)
+        for seed in 1...UInt64(rounds) {
+            var random = DifferentialTests.Random(state: seed)
+            let (arguments, zone) = Self.randomQuery(&random)
+            try await expectSameAnswer(arguments, tz: zone, seed: seed)
+        }
+    }
+
+    static func randomQuery(_ random: inout DifferentialTests.Random) -> ([String], String) {
+        var arguments = [Bool.random(using: &random) ? "list" : "count"]
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            arguments += FilterTests.cases.randomElement(using: &random)!.arguments
+        }
+        if arguments[0] == "list" {
+            let keys = SortSpec.Key.allCases.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))
+            arguments += [
+                "--sort",
+                keys.map { $0.rawValue + ["", ":asc", ":desc"].randomElement(using: &random)! }.joined(separator: ","),
+            ]
+            if keys.contains(.distance), !arguments.contains("--near") { arguments += ["--near", "-20,170"] }
+            arguments += ["--format", ["table", "json", "ndjson", "csv", "geojson"].randomElement(using: &random)!]
+            if Bool.random(using: &random) {
+                arguments += ["--limit", String(Int.random(in: 0...300, using: &random))]
+            }
+        }
+        if Bool.random(using: &random) {
+            arguments += ["--section", SectionKey.allCases.randomElement(using: &random)!.rawValue]
+            if arguments[0] == "list", Bool.random(using: &random) {
+                arguments += ["--limit-per-section", String(Int.random(in: 1...20, using: &random))]
+            }
+        }
+        // A filter repeated is a usage error on both; keep the last of each.
+        return (
+            arguments, ["UTC", "Europe/London", "America/St_Johns", "Asia/Kathmandu"].randomElement(using: &random)!
+        )
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import LocalHTTPServer
+import PostgreSQL
+import Testing
+
+@testable import PostgresEngine
+@testable import QuakesCore
+
+/// What only the PostgreSQL engine does: share one database between processes and hosts, with
+/// roles, locks and notifications, on a real server.
+@Suite struct PostgresEngineTests {
+    private func connect(_ store: TestStore) throws -> PostgresConnection {
+        try PostgresConnection(uri: store.location)
+    }
+
+    @Test(arguments: [
+        "CREATE TABLE inventory (item text)", "CREATE VIEW inventory AS SELECT 1 AS item",
+        "CREATE FUNCTION inventory() RETURNS integer LANGUAGE sql AS 'SELECT 1'",
+    ])
+    func aDatabaseWithOtherObjectsIsRefusedAndLeftAlone(creation: String) async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        try connect(store).execute(creation)
+        for command in [["fetch", Fixtures.path(Fixtures.weekBefore)], ["count"], ["prune", "--older-than", "1d"]] {
+            let run = await QuakesRun.run([command[0], "--db", store.location] + command.dropFirst())
+            #expect(run.status == .ioError, "\(command): \(run.standardError)")
+            #expect(run.standardError.contains("is not a quakes database"), "\(command): \(run.standardError)")
+        }
+        let objects = try connect(store).execute(
+            """
+            SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+                + (SELECT count(*) FROM pg_proc WHERE pronamespace = 'public'::regnamespace)
+            """)
+        #expect(objects.int64(row: 0, column: 0) == 1)
+    }
+
+    @Test func aDatabaseOfANewerSchemaIsRefusedByReadersAndWriters() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: store.location)
+        try connect(store).execute("UPDATE quakes_schema SET version = 99")
+        for command in [["fetch", Fixtures.path(Fixtures.weekBefore)], ["count"], ["status"]] {
+            let run = await QuakesRun.run([command[0], "--db", store.location] + command.dropFirst())
+            #expect(run.status == .ioError, "\(command): \(run.standardError)")
+            #expect(run.standardError.contains("schema version 99, newer than"), "\(command): \(run.standardError)")
+        }
+        let count = try connect(store).execute("SELECT count(*) FROM quake")
+        #expect(count.int64(row: 0, column: 0) == 18)
+    }
+
+    @Test func anEmptyDatabaseIsMissingForReadersAndCreatedByAFetch() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        let count = await QuakesRun.run(["count", "--db", store.location])
+        #expect(count.status == .noInput)
+        #expect(count.standardError.contains("does not exist; run 'quakes fetch' first"))
+        let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        let status = await QuakesRun.run(["status", "--db", store.location, "--format", "json"])
+        #expect(status.standardOutput.contains(#""schemaVersion":\#(PostgresSchema.latestVersion)"#))
+    }
+
+    /// The columns SQL users and dashboards read: times as timestamptz, `extra` as jsonb.
+    @Test func timesAndExtraAreThereForSQLUsers() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        let row = try connect(store).execute(
+            """
+            SELECT to_char(time_utc AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS'), extra_json IS NOT NULL
+            FROM quake WHERE id = 'us7000enmc'
+            """)
+        let quake = try #require(try await store.read { try $0.quake(id: "us7000enmc") })
+        #expect(row.string(row: 0, column: 0) == String(CivilTime.iso8601(quake.time).dropLast()))
+        #expect(row.bool(row: 0, column: 1) == (quake.extra != nil))
+    }
+
+    @Test func timeWindowsAndMagnitudeSortsUseTheirIndexes() async throws {
+        let store = try await EngineParityTests.Universe.shared.postgres()
+        try await Blocking.run {
+            let connection = try PostgresConnection(uri: store.location)
+            try connection.execute("ANALYZE")
+            let reader = try PostgresReader(uri: store.location, name: "test")
+            var filter = QuakeFilter()
+            filter.earliest = QueryUniverse.nowMilliseconds - 5 * 3_600_000
+            filter.latest = QueryUniverse.nowMilliseconds
+            var statement = PostgresStatement()
+            let conditions = PostgresQuery.conditions(filter, &statement)
+            let count = try reader.plan(
+                "SELECT count(*) FROM quake \(PostgresQuery.whereClause(conditions))", statement.parameters)
+            #expect(count.contains { $0.contains("quake_time") }, "\(count)")
+            let listing = reader.listing(
+                QuakeFilter(), in: nil, sort: SortSpec([SortSpec.Term(.magnitude)]), origin: nil, limit: 100)
+            let plan = try reader.plan(listing.sql, listing.parameters)
+            #expect(plan.contains { $0.contains("quake_mag") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("Sort") }, "\(plan)")
+        }
+    }
+
+    /// The roles of the README's "Sharing one database", set up as it says: a writer that owns the
+    /// database, whose tables a reader may select from by default privileges given beforehand.
+    @Test func everyReadCommandWorksWithAReadOnlyRole() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        let suffix = "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let (writerRole, readerRole) = ("quakes_writer" + suffix, "quakes_reader" + suffix)
+        let admin = try connect(store)
+        let databaseName = try #require(try admin.execute("SELECT current_database()").string(row: 0, column: 0))
+        try admin.execute("CREATE ROLE \(writerRole) LOGIN")
+        try admin.execute("CREATE ROLE \(readerRole) LOGIN")
+        defer {
+            for role in [readerRole, writerRole] {
+                _ = try? admin.execute("REASSIGN OWNED BY \(role) TO postgres")
+                _ = try? admin.execute("DROP OWNED BY \(role)")
+                _ = try? admin.execute("DROP ROLE \(role)")
+            }
+        }
+        try admin.execute("ALTER DATABASE \(databaseName) OWNER TO \(writerRole)")
+        try admin.execute(
+            "ALTER DEFAULT PRIVILEGES FOR ROLE \(writerRole) IN SCHEMA public GRANT SELECT ON TABLES TO \(readerRole)")
+        let writer = TestStore.uri(store.location, adding: "user=\(writerRole)")
+        let fetched = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: writer)
+        #expect(fetched.status == .success, "\(fetched.standardError)")
+        let reader = TestStore.uri(store.location, adding: "user=\(readerRole)")
+        for command in [
+            ["count", "--section", "day"], ["list", "--format", "json"], ["show", "us7000enmc"], ["history"],
+            ["status"],
+        ] {
+            let run = await QuakesRun.run([command[0], "--db", reader] + command.dropFirst())
+            #expect(run.status == .success, "\(command): \(run.standardError)")
+            #expect(!run.standardOutput.isEmpty)
+        }
+        let watch = RunningQuakes(["watch", "--no-fetch", "--db", reader, "--interval", "1h"])
+        try await watch.wait { $0.contains("us7000enmc") }
+        #expect(await watch.stop() == .success)
+        let write = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: reader)
+        #expect(write.status == .ioError)
+        #expect(write.standardError.contains("permission denied"), "\(write.standardError)")
+    }
+
+    @Test func aWriterHoldingTheLockMakesAnotherWaitThenGiveUpWith75() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        let holder = try connect(store)
+        try holder.execute("SELECT pg_advisory_lock(\(PostgresSchema.writerLockKey))")
+        let refused = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekAfter)], database: store.location, ["--wait", "0.2"])
+        #expect(refused.status == .temporaryFailure)
+        #expect(refused.standardError.contains("another quakes process is writing to"), "\(refused.standardError)")
+        let waiting = RunningQuakes([
+            "fetch", "--db", store.location, "--wait", "60", Fixtures.path(Fixtures.weekAfter),
+        ])
+        try holder.execute("SELECT pg_advisory_unlock(\(PostgresSchema.writerLockKey))")
+        let done = await waiting.finished()
+        #expect(done.status == .success, "\(done.standardError)")
+    }
+
+    @Test func noMessageShowsThePassword() async throws {
+        let server = try TestEngine.serverURI()
+        let secret = "s3cret-" + String(UInt32.random(in: 0...UInt32.max))
+        for uri in [
+            "postgresql://quakes:\(secret)@127.0.0.1:1/quakes",
+            "POSTGRESQL://quakes:\(secret)@127.0.0.1:1/quakes",
+            TestStore.uri(server, database: "absent") + "&password=\(secret)",
+        ] {
+            for command in [["count"], ["fetch", Fixtures.path(Fixtures.weekBefore)], ["status", "--format", "json"]] {
+                let run = await QuakesRun.run([command[0], "--db", uri] + command.dropFirst())
+                #expect(run.status != .success)
+                #expect(!(run.standardError + run.standardOutput).contains(secret), "\(run.standardError)")
+                #expect(run.standardError.hasPrefix("Error: "), "\(run.standardError)")
+            }
+        }
+    }
+
+    /// A script tells a server that is down (69) from one that turned it away (77) and from a
+    /// database nobody created (66), in one `Error:` line that names the host and port.
+    @Test(arguments: [["count"], ["fetch", Fixtures.path(Fixtures.weekBefore)], ["watch", "--no-fetch"]])
+    func aFailedConnectionEndsWithWhatAScriptCanActOn(command: [String]) async throws {
+        let server = try TestEngine.serverURI()
+        let cases: [(uri: String, status: QuakesCore.ExitStatus, says: String)] = [
+            (
+                "postgresql://quakes@127.0.0.1:1/quakes", .unavailable,
+                #"connection to server at "127.0.0.1", port 1 failed"#
+            ),
+            (TestStore.uri(server, adding: "user=nobody_here"), .noPermission, #"role "nobody_here""#),
+            (TestStore.uri(server, database: "absent"), .noInput, #"database "absent" does not exist"#),
+        ]
+        for (uri, status, says) in cases {
+            let run = await QuakesRun.run([command[0], "--db", uri] + command.dropFirst())
+            #expect(run.status == status, "\(uri): \(run.standardError)")
+            #expect(run.standardError.hasPrefix("Error: cannot connect to "), "\(run.standardError)")
+            #expect(run.standardError.contains(says), "\(run.standardError)")
+            #expect(run.standardError.filter { $0 == "\n" }.count == 1, "\(run.standardError)")
+        }
+    }
+
+    /// A commit from another process wakes `watch --no-fetch` at once, though its interval is an hour.
+    @Test func aWatchOnAnotherHostHearsEveryCommit() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        let watch = RunningQuakes([
+            "watch", "--no-fetch", "--db", store.location, "--interval", "1h", "--format", "ndjson",
+        ])
+        // The first pass lists what is there; it listens from before it.
+        try await watch.wait { $0.contains(#""id":"us7000enmc""#) }
+        let fetch = try await ChildProcess.run(
+            BinaryTests.executable, ["fetch", "--db", store.location, Fixtures.path(Fixtures.weekAfter)])
+        #expect(fetch.status == 0, "\(fetch.errors)")
+        try await watch.wait { $0.contains(#""id":"ci39746767""#) }
+        #expect(await watch.stop() == .success)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import LocalHTTPServer
+import PostgreSQL
+import Testing
+
+@testable import PostgresEngine
+@testable import QuakesCore
+
+/// Several quakes processes on one PostgreSQL database, as cron jobs on several hosts have it:
+/// writers take turns, readers never see half a fetch, and a server that dies mid-fetch loses
+/// nothing that was committed.
+@Suite(.serialized) struct PostgresSharingTests {
+    @Test func severalFetchesAtOnceStoreEveryEventOnceWithTokensInCommitOrder() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        let files = QueryUniverse.files + [Fixtures.weekBefore, Fixtures.alerts]
+        // Every process at once, each taking its turn through the writer lock.
+        let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome.self) { group in
+            for file in files {
+                group.addTask {
+                    try await ChildProcess.run(
+                        BinaryTests.executable, ["fetch", "--db", store.location, "--wait", "300", Fixtures.path(file)])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.errors)") }
+
+        // The same versions fetched one after the other into SQLite: the same events, whatever the order.
+        let sequential = try TestEngine.sqlite.newDatabase()
+        for file in files { _ = await QuakesRun.fetch([Fixtures.path(file)], database: sequential.location) }
+        let expected = try await sequential.read { try $0.allQuakes() }
+        let stored = try await store.read { try $0.allQuakes() }
+        #expect(stored.count == expected.count)
+        #expect(stored == expected)
+        #expect(Set(stored.map(\.id)).count == stored.count)
+
+        let transactions = try await store.read { reader in
+            var all: [HistoryTransaction] = []
+            try reader.forEachTransaction(after: 0, author: nil, withChanges: false) { transaction in
+                all.append(transaction)
+                return true
+            }
+            return all
+        }
+        #expect(transactions.map(\.token) == Array(1...Int64(transactions.count)))
+        #expect(transactions.map(\.timestamp) == transactions.map(\.timestamp).sorted())
+        #expect(Set(transactions.compactMap(\.source)).count == transactions.count)
+    }
+
+    @Test func aReaderNeverSeesHalfAFetch() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        let before = try await store.read { try $0.count() }
+        let server = try await StalledFetch.server()
+        defer { server.stop() }
+        let child = try ChildProcess(
+            BinaryTests.executable, ["fetch", "--db", store.location, server.url(StalledFetch.path)],
+            captureOutput: false)
+        try await store.waitUntilWriting()
+        for command in [["count"], ["list", "--format", "ndjson"], ["status", "--format", "json"]] {
+            let run = await QuakesRun.run([command[0], "--db", store.location] + command.dropFirst())
+            #expect(run.status == .success)
+            if command == ["count"] { #expect(run.standardOutput == "\(before)\n") }
+            if command[0] == "list" { #expect(run.standardOutput.split(separator: "\n").count == before) }
+        }
+        kill(child.identifier, SIGKILL)
+        _ = await child.finish()
+        #expect(try await store.read { try $0.count() } == before)
+        let next = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: store.location)
+        #expect(next.status == .success, "\(next.standardError)")
+    }
+
+    /// `pg_ctl stop -m immediate` in the middle of a fetch, on a server of the test's own.
+    @Test func theServerStoppedDuringAFetchLeavesNothingAndTheNextFetchCompletes() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.remove() }
+        let database = cluster.uri
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
+        let before = try await TestStore.reading(database) { try $0.allQuakes() }
+        let server = try await StalledFetch.server()
+        defer { server.stop() }
+        let child = try ChildProcess(
+            BinaryTests.executable, ["fetch", "--db", database, server.url(StalledFetch.path)], captureOutput: false)
+        try await TestStore.waitUntilWriting(database)
+        try await cluster.control("stop", "-m", "immediate")
+        server.release(StalledFetch.path)
+        let outcome = await child.finish()
+        #expect(outcome.status == ExitStatus.ioError.code, "\(outcome.errors)")
+        #expect(outcome.errors.hasPrefix("Error: "), "\(outcome.errors)")
+        try await cluster.control("start")
+        #expect(try await TestStore.reading(database) { try $0.allQuakes() } == before)
+        let next = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: database)
+        #expect(next.status == .success, "\(next.standardError)")
+        #expect(try await TestStore.reading(database) { try $0.count() } > before.count)
+    }
+}
+
+/// A PostgreSQL server of one test's own, made by scripts/test-postgres, that the test may stop
+/// and start again.
+struct PrivateCluster {
+    let folder: String
+    var uri: String { "postgresql:///postgres?host=\(folder)&user=postgres" }
+
+    static func start() async throws -> PrivateCluster {
+        let folder = try await ChildProcess.shell("mktemp -d /tmp/quakes-pg.XXXXXX").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let cluster = PrivateCluster(folder: folder)
+        try await cluster.detached(script, ["start", folder])
+        return cluster
+    }
+
+    /// Runs a program that starts a server and waits for its exit status, the server's output
+    /// going to its log. Not through Foundation's `Process`: that learns of a child's end when
+    /// every copy of a socket it hands the child is closed, and a server left running keeps its
+    /// copy, so the wait would last as long as the server. Here the child gets only the standard
+    /// descriptors (on /dev/null) and is waited for with `waitpid`.
+    private func detached(_ executable: String, _ arguments: [String]) async throws {
+        let status = try await Blocking.run { () throws -> Int32 in
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for descriptor: Int32 in 0...2 {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0)
+            }
+            // glibc has it since 2.34, but Swift's Glibc module does not show it.
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard
+                let closeFrom = dlsym(
+                    UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { throw POSIXError(.ENOSYS) }
+            _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3)
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            defer { for argument in argv { free(argument) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            return status
+        }
+        let logs = ["server.log", "initdb.log"].compactMap {
+            try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)
+        }
+        try #require(status == 0, "\(executable) \(arguments) failed (\(status)): \(logs.joined())")
+    }
+
+    /// Runs `pg_ctl ARGUMENTS` on the cluster, as the server's user.
+    func control(_ arguments: String...) async throws {
+        try await detached(
+            "/bin/sh",
+            [
+                "-c",
+                "bin=$(ls -d /usr/lib/postgresql/*/bin | sort -t / -k 5 -n | tail -n 1); as=; "
+                    + "[ \"$(id -u)\" -eq 0 ] && as='runuser -u postgres --'; "
+                    + "cd \(folder) && $as \"$bin/pg_ctl\" -D \(folder)/data -l \(folder)/server.log -w "
+                    + arguments.joined(separator: " "),
+            ])
+    }
+
+    func remove() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.script)
+        process.arguments = ["stop", folder]
+        try? process.run()
+        process.waitUntilExit()
+    }
+
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/test-postgres").standardized.path
+}
+
+extension TestStore {
+    /// Reads the PostgreSQL database at `location` through its engine's reader.
+    static func reading<Result: Sendable>(
+        _ location: String, _ body: @escaping @Sendable (any QuakeReading) throws -> Result
+    ) async throws -> Result {
+        try await PostgresDatabase(uri: location).reading(body)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import PostgreSQL
+import Testing
+
+@testable import PostgresEngine
+@testable import QuakesCore
+@testable import SQLiteEngine
+
+/// The storage engines the behavioural suites run on: every fetch, query, history and watch test
+/// that is not about SQLite's file itself takes one as its argument and runs on both.
+enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgresql
+
+    var testDescription: String { rawValue }
+
+    /// Every engine, in the order the executable asks them which keeps a database (main.swift),
+    /// for the tool run in-process.
+    static let registry: [any StorageEngine] = [PostgresEngine(), SQLiteEngine()]
+
+    /// The schema version the engine's databases are at.
+    var schemaVersion: Int32 {
+        switch self {
+        case .sqlite: Schema.migrator.latestVersion
+        case .postgresql: PostgresSchema.latestVersion
+        }
+    }
+
+    /// A new, empty database of this engine, which lives as long as the returned value.
+    func newDatabase() throws -> TestStore {
+        switch self {
+        case .sqlite: try TestStore(file: TemporaryDirectory())
+        case .postgresql: try TestStore(server: Self.serverURI())
+        }
+    }
+
+    /// QUAKES_TEST_POSTGRES, or a failure that says how to set it: the PostgreSQL engine is never
+    /// left untested because a server was missing.
+    static func serverURI() throws -> String {
+        try #require(
+            ProcessInfo.processInfo.environment["QUAKES_TEST_POSTGRES"],
+            "QUAKES_TEST_POSTGRES is not set: run `make test`, or `scripts/with-postgres swift test`")
+    }
+}
+
+/// A database for one test: a file in a folder of its own, or a database of its own on the test
+/// server (dropped when the value goes), so that tests run in parallel without seeing each other.
+final class TestStore: Sendable {
+    /// What `--db` takes: the file's path, or the database's URI.
+    let location: String
+    private let folder: TemporaryDirectory
+    /// The server's URI and the database's name, for a PostgreSQL database.
+    private let server: (uri: String, name: String)?
+
+    init(file folder: TemporaryDirectory) {
+        self.folder = folder
+        location = folder.file("quakes.sqlite")
+        server = nil
+    }
+
+    init(server uri: String) throws {
+        folder = try TemporaryDirectory()
+        let name = "quakes_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        try PostgresConnection(uri: uri).execute("CREATE DATABASE \(name)")
+        server = (uri, name)
+        location = Self.uri(uri, database: name)
+    }
+
+    deinit {
+        if let server {
+            // FORCE ends the connections a test left open (PostgreSQL 13 and later).
+            _ = try? PostgresConnection(uri: server.uri).execute("DROP DATABASE \(server.name) WITH (FORCE)")
+        }
+    }
+
+    /// The engine's view of the database, as the commands have it.
+    var database: any Database {
+        server == nil ? SQLiteDatabase(path: location) : PostgresDatabase(uri: location)
+    }
+
+    /// A file in the test's own folder, for feeds and other files beside the database.
+    func file(_ name: String) -> String {
+        folder.file(name)
+    }
+
+    /// Writes `text` to a file of that name in the test's own folder, and gives its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try folder.write(name, text)
+    }
+
+    /// A reader of one snapshot of the database, opened here and now (tests may block).
+    func reader() throws -> any QuakeReading {
+        server == nil ? try SQLiteReader(path: location) : try PostgresReader(uri: location, name: location)
+    }
+
+    /// Waits until a process holds the database's writer lock: the `flock` beside an SQLite file,
+    /// the advisory lock of a PostgreSQL database.
+    func waitUntilLocked() async throws {
+        try await Self.waitUntilLocked(location)
+    }
+
+    /// `waitUntilLocked()` of the database `location` names.
+    static func waitUntilLocked(_ location: String) async throws {
+        guard location.hasPrefix("postgresql://") else {
+            return try await StalledFetch.waitUntilLocked(location + ".lock")
+        }
+        let watcher = try PostgresConnection(uri: location)
+        try await StalledFetch.waitUntil("a process holds the writer lock of \(location)") {
+            try watcher.execute(
+                """
+                SELECT count(*) FROM pg_locks
+                WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND database =
+                    (SELECT oid FROM pg_database WHERE datname = current_database())
+                """
+            ).int(row: 0, column: 0) ?? 0 > 0
+        }
+    }
+
+    /// Waits until a fetch is in the middle of its writes: SQLite's WAL write lock is held, or
+    /// another PostgreSQL session has written to `quake` in a transaction still open (it holds a
+    /// row-exclusive lock on the table).
+    func waitUntilWriting() async throws {
+        try await Self.waitUntilWriting(location)
+    }
+
+    /// `waitUntilWriting()` of the database `location` names.
+    static func waitUntilWriting(_ location: String) async throws {
+        guard location.hasPrefix("postgresql://") else { return try await StalledFetch.waitUntilWriting(location) }
+        let watcher = try PostgresConnection(uri: location)
+        try await StalledFetch.waitUntil("a fetch writes \(location)") {
+            try watcher.execute(
+                """
+                SELECT count(*) FROM pg_locks JOIN pg_class ON pg_class.oid = pg_locks.relation
+                WHERE pg_class.relname = 'quake' AND pg_locks.mode = 'RowExclusiveLock'
+                    AND pg_locks.pid <> pg_backend_pid()
+                """
+            ).int(row: 0, column: 0) ?? 0 > 0
+        }
+    }
+
+    /// Reads the database through its engine's reader, on one snapshot.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any QuakeReading) throws -> Result) async throws
+        -> Result
+    {
+        try await database.reading(body)
+    }
+
+    /// `uri` with its database replaced by `database`.
+    static func uri(_ uri: String, database: String) -> String {
+        PostgresConnection.uri(uri, database: database)
+    }
+
+    /// `uri` with the connection parameter `parameter` (`user=someone`) added.
+    static func uri(_ uri: String, adding parameter: String) -> String {
+        PostgresConnection.uri(uri, adding: parameter)
+    }
+}
