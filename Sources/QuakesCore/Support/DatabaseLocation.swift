@@ -16,7 +16,9 @@ enum DatabaseLocation {
 
     /// Reads `--db`, which, when given, must not be empty.
     static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
-        try arguments.value(.db, expected: "a file path or a postgresql:// URI (an empty one would fall back to the default database)") {
+        try arguments.value(
+            .db, expected: "a file path or a postgresql:// URI (an empty one would fall back to the default database)"
+        ) {
             $0.isEmpty ? nil : $0
         }
     }
