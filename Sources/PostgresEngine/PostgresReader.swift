@@ -97,19 +97,15 @@ final class PostgresReader: QuakeReading {
         return (sql, statement.parameters)
     }
 
-    func quake(withID id: String) throws -> Quake? {
-        var current = id
-        var visited: Set<String> = []
-        while visited.insert(current).inserted {
-            let row = try connection.executePrepared(
-                "SELECT \(PostgresColumns.list) FROM quake WHERE id = $1::text", [.text(current)])
-            if row.rowCount > 0 { return PostgresColumns.quake(at: 0, of: row) }
-            let owner = try connection.executePrepared(
-                "SELECT event FROM identity WHERE id = $1::text", [.text(current)])
-            guard owner.rowCount > 0, let event = owner.string(row: 0, column: 0) else { return nil }
-            current = event
-        }
-        return nil
+    func storedQuake(id: String) throws -> Quake? {
+        let row = try connection.executePrepared(
+            "SELECT \(PostgresColumns.list) FROM quake WHERE id = $1::text", [.text(id)])
+        return row.rowCount > 0 ? PostgresColumns.quake(at: 0, of: row) : nil
+    }
+
+    func owner(of id: String) throws -> String? {
+        let owner = try connection.executePrepared("SELECT event FROM identity WHERE id = $1::text", [.text(id)])
+        return owner.rowCount > 0 ? owner.string(row: 0, column: 0) : nil
     }
 
     func allQuakes() throws -> [Quake] {

@@ -18,12 +18,9 @@ public actor PostgresStore: QuakeWriting {
     private let executor = QueueExecutor(label: "quakes.postgres")
     private var openConnection: PostgresConnection?
 
-    private var activeIngest: IngestTicket?
-    /// Who the active ingest's history is by, and from where: the history is written when it
-    /// commits, from the changes its batches kept in `pending_change`.
-    private var activeHistory: (author: String, source: String?)?
-    private var lastIngest: UInt64 = 0
-    private var ingestWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The active ingest, with who its history is by and from where: the history is written when
+    /// it commits, from the changes its batches kept in `pending_change`.
+    private let turns = WriterTurns<(author: String, source: String?)>()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -41,18 +38,14 @@ public actor PostgresStore: QuakeWriting {
     // MARK: - Ingest transactions
 
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
-        while activeIngest != nil {
-            await withCheckedContinuation { ingestWaiters.append($0) }
-        }
-        lastIngest += 1
+        await turns.waitForTurn()
         do {
             try connection().execute("BEGIN")
             try PostgresPendingHistory.empty(on: connection())
-            activeIngest = IngestTicket(number: lastIngest)
-            activeHistory = (author, source)
-            return activeIngest!
+            return turns.begin((author, source))
         } catch {
-            endIngest()
+            _ = try? openConnection?.execute("ROLLBACK")
+            turns.end()
             throw StoreError(path: name, error)
         }
     }
@@ -60,17 +53,11 @@ public actor PostgresStore: QuakeWriting {
     public func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError)
         -> IngestCounts
     {
-        try checkActive(ticket)
+        _ = try turns.context(of: ticket, in: name)
         do {
             let connection = try connection()
-            var ids: [String] = []
-            ids.reserveCapacity(quakes.count)
-            for quake in quakes {
-                ids.append(quake.id)
-                ids += quake.otherIDs
-            }
             var writes = PostgresBatchWrites(connection: connection)
-            var owners = try writes.loadOwners(of: ids)
+            var owners = try writes.loadOwners(of: IdentityRules.ids(namedBy: quakes))
             var changed = 0
             for (quake, digest) in zip(quakes, digests ?? quakes.map(QuakeDigest.of)) {
                 if try IdentityRules.apply(quake, digest: digest, owners: &owners, to: &writes) { changed += 1 }
@@ -85,11 +72,10 @@ public actor PostgresStore: QuakeWriting {
     public func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError)
         -> StoreCommit
     {
-        try checkActive(ticket)
-        defer { endIngest() }
+        let active = try turns.context(of: ticket, in: name)
+        defer { turns.end() }
         do {
             let connection = try connection()
-            let active = activeHistory!
             let commit = try Self.writePending(
                 author: active.author, source: active.source, timestamp: timestamp, on: connection)
             if let feedState { try Self.save(feedState, on: connection) }
@@ -102,9 +88,9 @@ public actor PostgresStore: QuakeWriting {
     }
 
     public func rollback(_ ticket: IngestTicket) {
-        guard activeIngest == ticket else { return }
+        guard turns.isActive(ticket) else { return }
         _ = try? openConnection?.execute("ROLLBACK")
-        endIngest()
+        turns.end()
     }
 
     // MARK: - Other writes
@@ -248,9 +234,7 @@ public actor PostgresStore: QuakeWriting {
     private func exclusively<Result: Sendable>(
         committing: Bool = true, _ body: (PostgresConnection) throws -> Result
     ) async throws(StoreError) -> Result {
-        while activeIngest != nil {
-            await withCheckedContinuation { ingestWaiters.append($0) }
-        }
+        await turns.waitForTurn()
         let connection = try connection()
         do {
             try connection.execute("BEGIN")
@@ -265,17 +249,5 @@ public actor PostgresStore: QuakeWriting {
         } catch {
             throw StoreError(path: name, error)
         }
-    }
-
-    private func checkActive(_ ticket: IngestTicket) throws(StoreError) {
-        guard activeIngest == ticket else {
-            throw StoreError(path: name, "the ingest transaction has already ended")
-        }
-    }
-
-    private func endIngest() {
-        activeIngest = nil
-        activeHistory = nil
-        if !ingestWaiters.isEmpty { ingestWaiters.removeFirst().resume() }
     }
 }

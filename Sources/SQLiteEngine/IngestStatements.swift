@@ -43,13 +43,7 @@ struct IngestStatements: IdentityStore {
     /// The owners of every id the batch names are read up front by one set-based query and kept
     /// current as the batch is written: a statement per feature would cost more than the writes.
     mutating func apply(_ quakes: [Quake], digests: [Int64]) throws -> Int {
-        var ids: [String] = []
-        ids.reserveCapacity(quakes.count)
-        for quake in quakes {
-            ids.append(quake.id)
-            ids += quake.otherIDs
-        }
-        let stored = try owners(of: ids)
+        let stored = try owners(of: IdentityRules.ids(namedBy: quakes))
         var owners = stored
         var changed = 0
         for (quake, digest) in zip(quakes, digests) {

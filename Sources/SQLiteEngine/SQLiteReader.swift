@@ -72,21 +72,16 @@ final class SQLiteReader: QuakeReading {
         }
     }
 
-    func quake(withID id: String) throws -> Quake? {
+    func storedQuake(id: String) throws -> Quake? {
         let row = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1")
+        try row.bind(id, at: 1)
+        return try row.step() ? QuakeColumns.quake(from: row) : nil
+    }
+
+    func owner(of id: String) throws -> String? {
         let owner = try connection.prepare("SELECT event FROM identity WHERE id = ?1")
-        var current = id
-        var visited: Set<String> = []
-        while visited.insert(current).inserted {
-            row.reset()
-            try row.bind(current, at: 1)
-            if try row.step() { return QuakeColumns.quake(from: row) }
-            owner.reset()
-            try owner.bind(current, at: 1)
-            guard try owner.step(), let event = owner.string(at: 0) else { return nil }
-            current = event
-        }
-        return nil
+        try owner.bind(id, at: 1)
+        return try owner.step() ? owner.string(at: 0) : nil
     }
 
     func allQuakes() throws -> [Quake] {

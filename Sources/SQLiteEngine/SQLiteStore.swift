@@ -11,7 +11,7 @@ import SQLite
 /// A fetch of one source is one transaction: `beginIngest` waits until no other ingest holds the
 /// connection, then `ingest(_:for:)` takes batches as they are decoded, and `commit` or `rollback`
 /// ends it. Readers on other connections see the whole fetch or none of it. An ingest spans several
-/// calls, so the actor keeps its own lock (`activeIngest`) to keep other writes out of it.
+/// calls, so the actor takes turns (`WriterTurns`) to keep other writes out of it.
 public actor SQLiteStore: QuakeWriting {
     /// The database file.
     public nonisolated let path: String
@@ -20,13 +20,10 @@ public actor SQLiteStore: QuakeWriting {
     private var openConnection: Connection?
     private let arena = TextArena()
 
-    private var activeIngest: IngestTicket?
-    /// Who the active ingest's history is by, and from where: the history is written when it
-    /// commits, from the changes its batches kept in `pending_change`, so that a fetch that changes
-    /// nothing writes nothing to it.
-    private var activeHistory: (author: String, source: String?)?
-    private var lastIngest: UInt64 = 0
-    private var ingestWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The active ingest, with who its history is by and from where: the history is written when
+    /// it commits, from the changes its batches kept in `pending_change`, so that a fetch that
+    /// changes nothing writes nothing to it.
+    private let turns = WriterTurns<(author: String, source: String?)>()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -48,20 +45,15 @@ public actor SQLiteStore: QuakeWriting {
     /// Waits until no other ingest is open, then begins this one's transaction, recorded in the
     /// history under `author` and `source`.
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
-        while activeIngest != nil {
-            await withCheckedContinuation { ingestWaiters.append($0) }
-        }
-        lastIngest += 1
+        await turns.waitForTurn()
         do {
             let writer = try connection()
             try writer.begin(.immediate)
             try SQLitePendingHistory.prepare(on: writer)
-            activeIngest = IngestTicket(number: lastIngest)
-            activeHistory = (author, source)
-            return activeIngest!
+            return turns.begin((author, source))
         } catch {
             try? openConnection?.rollback()
-            endIngest()
+            turns.end()
             throw StoreError(path: path, error)
         }
     }
@@ -72,7 +64,7 @@ public actor SQLiteStore: QuakeWriting {
     public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) throws(StoreError)
         -> IngestCounts
     {
-        try checkActive(ticket)
+        _ = try turns.context(of: ticket, in: path)
         do {
             let writer = try connection()
             var statements = try IngestStatements(writer, arena: arena)
@@ -89,12 +81,11 @@ public actor SQLiteStore: QuakeWriting {
     public func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError)
         -> StoreCommit
     {
-        try checkActive(ticket)
-        defer { endIngest() }
+        let active = try turns.context(of: ticket, in: path)
+        defer { turns.end() }
         do {
             let writer = try connection()
             let history = try HistoryStatements(writer)
-            let active = activeHistory!
             let commit = try history.writePending(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try history.save(feedState) }
             try writer.commit()
@@ -107,9 +98,9 @@ public actor SQLiteStore: QuakeWriting {
 
     /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
-        guard activeIngest == ticket else { return }
+        guard turns.isActive(ticket) else { return }
         try? openConnection?.rollback()
-        endIngest()
+        turns.end()
     }
 
     // MARK: - Other writes
@@ -170,9 +161,7 @@ public actor SQLiteStore: QuakeWriting {
     /// Runs `body` in a transaction of its own, once no ingest holds the connection.
     private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result
     {
-        while activeIngest != nil {
-            await withCheckedContinuation { ingestWaiters.append($0) }
-        }
+        await turns.waitForTurn()
         do {
             let writer = try connection()
             try writer.begin(.immediate)
@@ -187,17 +176,5 @@ public actor SQLiteStore: QuakeWriting {
         } catch {
             throw StoreError(path: path, error)
         }
-    }
-
-    private func checkActive(_ ticket: IngestTicket) throws(StoreError) {
-        guard activeIngest == ticket else {
-            throw StoreError(path: path, "the ingest transaction has already ended")
-        }
-    }
-
-    private func endIngest() {
-        activeIngest = nil
-        activeHistory = nil
-        if !ingestWaiters.isEmpty { ingestWaiters.removeFirst().resume() }
     }
 }

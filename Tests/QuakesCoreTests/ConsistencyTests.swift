@@ -201,6 +201,8 @@ import Testing
         for (options, status) in [
             (["--format", "json"], ExitStatus.temporaryFailure), (["--format=json", "--timeout", "x"], .usage),
             (["--format", "json", "ftp://example.org/x"], .usage),
+            // The format is read as the parser reads it, past an unknown option, in any case.
+            (["--frob", "-q", "--format", "JSON"], .usage),
         ] {
             let run = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database, options)
             #expect(run.status == status, "\(options)")
@@ -212,6 +214,10 @@ import Testing
             #expect(run.standardOutput.split(separator: "\n").count == 1)
             #expect(run.standardError.hasPrefix("Error: "))
         }
+        // '--format' as the value of another option asks for no JSON.
+        let run = await QuakesRun.fetch(["json"], database: database, ["--author", "--format"])
+        #expect(run.status != .success)
+        #expect(run.standardOutput.isEmpty)
     }
 
     @Test func aWatchOfASourceThatCanNeverWorkEndsAtOnce() async throws {

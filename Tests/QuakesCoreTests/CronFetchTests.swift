@@ -96,33 +96,37 @@ import Testing
         #expect(server.received.count == 1)
     }
 
-    @Test func aBodyCutOffMidStreamIsRetriedAndNothingOfItStored() async throws {
+    @Test(arguments: TestEngine.allCases) func aBodyCutOffMidStreamIsRetriedAndNothingOfItStored(engine: TestEngine)
+        async throws
+    {
         let server = try LocalHTTPServer()
         let full = try Fixtures.bytes(Fixtures.weekAfter)
         server.route(
             "/flaky", .sequence([.truncated(body: full, sent: full.count / 2), .respond(status: 200, body: full)]))
         server.route("/broken", .truncated(body: full, sent: full.count / 2))
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+        let store = try engine.newDatabase()
+        let database = store.location
         let flaky = await QuakesRun.fetch([server.url("/flaky")], database: database, ["--format", "json"])
         #expect(flaky.status == .success)
         #expect(flaky.standardOutput.contains(#""features":3280,"inserted":3280"#))
         #expect(flaky.standardOutput.contains(#""attempts":2"#))
 
-        let before = try DatabaseState(path: database)
+        let before = try store.state()
         let broken = await QuakesRun.fetch([server.url("/broken")], database: database, ["--retries", "1"])
         #expect(broken.status == .unavailable)
         #expect(broken.standardError.hasPrefix("Error: \(server.url("/broken")): "))
         #expect(broken.standardError.hasSuffix("(gave up after 2 attempts)\n"))
-        #expect(try DatabaseState(path: database) == before)
+        #expect(try store.state() == before)
     }
 
-    @Test func aResponseSlowerThanTheTimeoutFailsAfterItsRetries() async throws {
+    @Test(arguments: TestEngine.allCases) func aResponseSlowerThanTheTimeoutFailsAfterItsRetries(engine: TestEngine)
+        async throws
+    {
         let server = try LocalHTTPServer()
         // Headers at once, then nothing for longer than the timeout, however slowly this process runs.
         server.route("/slow", .slow(body: try body(), pieces: 2, pause: 2.5))
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+        let store = try engine.newDatabase()
+        let database = store.location
         let run = await QuakesRun.fetch(
             [server.url("/slow")], database: database, ["--timeout", "1", "--retries", "1"])
         #expect(run.status == .unavailable)
@@ -131,7 +135,7 @@ import Testing
                 == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout) (gave up after 2 attempts)\n"
         )
         #expect(server.received.count == 2)
-        #expect(try SQLiteReader(path: database).count() == 0)
+        #expect(try await store.read { try $0.count() } == 0)
     }
 
     @Test func progressIsDrawnOnATerminalOnly() async throws {

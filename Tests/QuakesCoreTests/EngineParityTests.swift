@@ -71,6 +71,67 @@ import Testing
         try await expectSameAnswer(["list", "--format", "geojson", "--sort", "place"])
     }
 
+    /// The same writes, at the same moments, on both engines: every command then answers alike,
+    /// the writers themselves (fetch's summaries, prune's), the history and status included. Only
+    /// what names the database itself differs (its location, its engine's schema version), and the
+    /// seconds a fetch took.
+    @Test func theSameWritesLeaveTheSameHistoryStatusAndAnswers() async throws {
+        let stores = try [TestEngine.sqlite.newDatabase(), TestEngine.postgresql.newDatabase()]
+        let day: Int64 = 86_400_000
+        let first: Int64 = 1_626_791_000_000  // 2021-07-20T14:23:20Z, as the first weekly feed.
+        let week = [Fixtures.weekBefore, Fixtures.weekAfter].map(Fixtures.path)
+        let steps: [(arguments: [String], now: Int64)] = [
+            (["fetch", week[0], "--author", "cron"], first),
+            (["fetch", "--format", "json", week[0], Fixtures.path(Fixtures.alerts)], first + day),
+            (["fetch", week[1], Fixtures.path(Fixtures.detail)], first + 2 * day),
+            (["history"], first + 2 * day),
+            (["history", "--changes", "--format", "json", "--since", "1"], first + 2 * day),
+            (["history", "--author", "cron", "--format", "ndjson", "--changes"], first + 2 * day),
+            (["history", "--last-token"], first + 2 * day),
+            (["status"], first + 2 * day),
+            (["status", "--format", "json", "--utc", "--fresh-within", "2d"], first + 3 * day),
+            (["count", "--section", "day", "--format", "csv"], first + 2 * day),
+            (["list", "--utc", "--limit", "30", "--min-magnitude", "4"], first + 2 * day),
+            (["show", "us7000enmc", "--utc"], first + 2 * day),
+            (["prune", "--older-than", "5d", "--history-older-than", "1d", "--dry-run"], first + 3 * day),
+            (["prune", "--older-than", "5d", "--history-older-than", "1d"], first + 3 * day),
+            (["prune", "--older-than", "3d", "--utc"], first + 3 * day),
+            (["history", "--changes"], first + 3 * day),
+            (["status", "--format", "json"], first + 3 * day),
+            (["list", "--format", "ndjson"], first + 3 * day),
+        ]
+        var answers: [[String]] = [[], []]
+        for (engine, store) in stores.enumerated() {
+            for step in steps {
+                let run = await QuakesRun.run(
+                    step.arguments + ["--db", store.location], variables: ["TZ": "America/Anchorage"], now: step.now)
+                #expect(run.status == .success, "quakes \(step.arguments.joined(separator: " ")): \(run.standardError)")
+                answers[engine].append(
+                    Self.withoutTheDatabasesOwnDetails(
+                        "\(run.status)\n\(run.standardOutput)\n\(run.standardError)", location: store.location))
+            }
+        }
+        for (index, step) in steps.enumerated() {
+            #expect(answers[0][index] == answers[1][index], "quakes \(step.arguments.joined(separator: " "))")
+        }
+        // The steps wrote, and the writes are in what they answered.
+        #expect(answers[0][6].hasSuffix("\n4\n\n"), "history --last-token: \(answers[0][6])")
+        #expect(answers[0][12].contains("would delete"), "\(answers[0][12])")
+    }
+
+    /// `text` with the database's location, its schema's version and the seconds a fetch took
+    /// replaced by placeholders.
+    private static func withoutTheDatabasesOwnDetails(_ text: String, location: String) -> String {
+        var text = text.replacingOccurrences(of: location, with: "DATABASE")
+        for (pattern, replacement) in [
+            (#""schemaVersion":\d+"#, #""schemaVersion":N"#), (#"version \d+"#, "version N"),
+            (#""seconds":[0-9.]+"#, #""seconds":S"#), (#"\([0-9.]+ s\)"#, "(S s)"),
+        ] {
+            text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        }
+        return text
+    }
+
     /// Random command lines: any mix of filters, sort keys and directions, sections, limits,
     /// formats and zones.
     @Test func randomQueriesAnswerAlike() async throws {

@@ -269,44 +269,49 @@ import Testing
 @Suite struct FetchRejectionTests {
     private static let truncationPoints = [1, 30, 200, 1_000, 100_000, 2_000_000]
 
-    @Test(arguments: truncationPoints)
-    func aTruncatedDownloadStoresNothing(length: Int) async throws {
+    @Test(arguments: TestEngine.allCases, truncationPoints)
+    func aTruncatedDownloadStoresNothing(engine: TestEngine, length: Int) async throws {
         let body = Array(try Fixtures.bytes(Fixtures.weekAfter).prefix(length))
-        try await expectRejected(body, reason: length == 1 ? "cut short" : "cut short")
+        try await expectRejected(body, reason: "cut short", on: engine)
     }
 
-    @Test func anHTMLPageStoresNothing() async throws {
-        try await expectRejected(Array("<html><body><h1>502 Bad Gateway</h1></body></html>\n".utf8), reason: "HTML")
-    }
-
-    @Test func anEmptyBodyStoresNothing() async throws {
-        try await expectRejected([], reason: "empty")
-    }
-
-    @Test func jsonThatIsNotAFeatureCollectionStoresNothing() async throws {
+    @Test(arguments: TestEngine.allCases) func anHTMLPageStoresNothing(engine: TestEngine) async throws {
         try await expectRejected(
-            Array(#"{"type":"FeatureCollection","features":{"a":1}}"#.utf8), reason: "not an array")
-        try await expectRejected(Array(#"[1,2,3]"#.utf8), reason: "JSON array")
+            Array("<html><body><h1>502 Bad Gateway</h1></body></html>\n".utf8), reason: "HTML", on: engine)
     }
 
-    @Test func anErrorAfterManyGoodFeaturesStillStoresNothing() async throws {
+    @Test(arguments: TestEngine.allCases) func anEmptyBodyStoresNothing(engine: TestEngine) async throws {
+        try await expectRejected([], reason: "empty", on: engine)
+    }
+
+    @Test(arguments: TestEngine.allCases) func jsonThatIsNotAFeatureCollectionStoresNothing(engine: TestEngine)
+        async throws
+    {
+        try await expectRejected(
+            Array(#"{"type":"FeatureCollection","features":{"a":1}}"#.utf8), reason: "not an array", on: engine)
+        try await expectRejected(Array(#"[1,2,3]"#.utf8), reason: "JSON array", on: engine)
+    }
+
+    @Test(arguments: TestEngine.allCases) func anErrorAfterManyGoodFeaturesStillStoresNothing(engine: TestEngine)
+        async throws
+    {
         var body = try Fixtures.bytes(Fixtures.weekAfter)
         body.removeLast(3)  // "]}\n" → the array never closes.
-        try await expectRejected(body, reason: "cut short")
+        try await expectRejected(body, reason: "cut short", on: engine)
         var garbled = try Fixtures.bytes(Fixtures.weekAfter)
         garbled.replaceSubrange((garbled.count - 500)..<(garbled.count - 499), with: Array("\u{1}".utf8))
-        try await expectRejected(garbled, reason: "control character")
+        try await expectRejected(garbled, reason: "control character", on: engine)
     }
 
-    /// Fetches `body` into a database holding another feed, and checks the fetch failed with 65,
-    /// naming the source, and left the database byte for byte as it was.
-    private func expectRejected(_ body: [UInt8], reason: String) async throws {
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+    /// Fetches `body` into a database of `engine` holding another feed, and checks the fetch
+    /// failed with 65, naming the source, and left the database exactly as it was.
+    private func expectRejected(_ body: [UInt8], reason: String, on engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let database = store.location
         let setup = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database)
         #expect(setup.status == .success)
-        let before = try DatabaseState(path: database)
-        let path = try folder.write("body.geojson", body)
+        let before = try store.state()
+        let path = try store.write("body.geojson", body)
 
         let run = await QuakesRun.fetch([path], database: database)
         #expect(run.status == .dataError)
@@ -314,7 +319,7 @@ import Testing
         #expect(run.standardError.hasPrefix("Error: \(path): not a valid GeoJSON feed: "), "\(run.standardError)")
         #expect(run.standardError.contains(reason))
         #expect(run.standardError.contains("(at byte "))
-        #expect(try DatabaseState(path: database) == before)
-        #expect(try SQLiteReader(path: database).count() == 78)
+        #expect(try store.state() == before)
+        #expect(try await store.read { try $0.count() } == 78)
     }
 }

@@ -113,13 +113,15 @@ import Testing
         #expect(run.standardError.hasPrefix("Error: \(url): "))
     }
 
-    @Test func severalSourcesDownloadAtOnceAndEachStandsAlone() async throws {
+    @Test(arguments: TestEngine.allCases) func severalSourcesDownloadAtOnceAndEachStandsAlone(engine: TestEngine)
+        async throws
+    {
         let server = try LocalHTTPServer()
         server.route("/a.geojson", .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekBefore)))
         server.route("/b.geojson", .respond(status: 200, body: try Fixtures.bytes(Fixtures.nullPlaces)))
         server.route("/c.geojson", .respond(status: 200, body: Array("<html>".utf8)))
-        let folder = try TemporaryDirectory()
-        let database = folder.file("q.sqlite")
+        let store = try engine.newDatabase()
+        let database = store.location
         let run = await QuakesRun.fetch(
             [server.url("/a.geojson"), server.url("/c.geojson"), server.url("/b.geojson")],
             database: database, ["--format", "json"])
@@ -133,6 +135,6 @@ import Testing
         #expect(sources.map { $0["status"] as? String } == ["ok", "error", "ok"])
         #expect(sources.map { $0["features"] as? Int } == [3098, nil, 667])
         #expect(sources[1]["exitCode"] as? Int == 65)
-        #expect(try SQLiteReader(path: database).count() == 3098 + 667)
+        #expect(try await store.read { try $0.count() } == 3098 + 667)
     }
 }

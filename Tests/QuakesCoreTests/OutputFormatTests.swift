@@ -85,44 +85,34 @@ import Testing
         #expect(QuakeFormats.csvQuoted("two\nlines") == "\"two\nlines\"")
     }
 
-    @Test func geoJSONReadsBackToIdenticalRows() async throws {
-        let folder = try TemporaryDirectory()
-        let original = folder.file("original.sqlite")
+    @Test(arguments: TestEngine.allCases) func geoJSONReadsBackToIdenticalRows(engine: TestEngine) async throws {
+        let original = try engine.newDatabase()
         let files = [
             Fixtures.weekBefore, Fixtures.weekAfter, Fixtures.detail, Fixtures.nullMagnitude, Fixtures.nullPlaces,
         ]
-        _ = await QuakesRun.fetch(files.map(Fixtures.path), database: original)
+        _ = await QuakesRun.fetch(files.map(Fixtures.path), database: original.location)
         // A mistyped known property and an unknown one, kept in `extra`, must come back too.
         let odd =
             #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"time":5,"mag":"4.5","zz":[1,{"a":null}],"sig":2.5},"geometry":{"type":"Point","coordinates":[1,2]},"id":"odd"}]}"#
-        _ = await QuakesRun.fetch([try folder.write("odd.geojson", odd)], database: original)
+        _ = await QuakesRun.fetch([try original.write("odd.geojson", odd)], database: original.location)
 
-        let export = await QuakesRun.run(["list", "--db", original, "--format", "geojson"])
+        let export = await QuakesRun.run(["list", "--db", original.location, "--format", "geojson"])
         #expect(export.status == .success)
-        let path = try folder.write("export.geojson", export.standardOutput)
-        let copy = folder.file("copy.sqlite")
-        let reimport = await QuakesRun.fetch([path], database: copy)
+        let path = try original.write("export.geojson", export.standardOutput)
+        let copy = try engine.newDatabase()
+        let reimport = await QuakesRun.fetch([path], database: copy.location)
         #expect(reimport.status == .success, "\(reimport.standardError)")
         #expect(reimport.standardError.contains(" 0 skipped"))
 
-        let before = try SQLiteReader(path: original).allQuakes()
-        let after = try SQLiteReader(path: copy).allQuakes()
+        let before = try await original.read { try $0.allQuakes() }
+        let after = try await copy.read { try $0.allQuakes() }
         #expect(before.count == after.count)
         #expect(before == after)
         let oddRow = try #require(after.first { $0.id == "odd" })
         #expect(oddRow.extra == #"{"mag":"4.5","sig":2.5,"zz":[1,{"a":null}]}"#)
-        #expect(try rows(of: original) == (try rows(of: copy)))
-    }
-
-    /// Every column of every row, as SQLite returns them.
-    private func rows(of path: String) throws -> [[String]] {
-        let connection = try Connection(path: path, mode: .readOnly)
-        let statement = try connection.prepare("SELECT * FROM quake ORDER BY id")
-        var rows: [[String]] = []
-        while try statement.step() {
-            rows.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" })
-        }
-        return rows
+        #expect(
+            try DatabaseContent(path: original.location, tables: ["quake"])
+                == DatabaseContent(path: copy.location, tables: ["quake"]))
     }
 
     @Test func theTableAlignsColumnsUnderSectionHeadersInTheDisplayZone() async throws {

@@ -142,12 +142,27 @@ import Testing
             [Fixtures.path(Fixtures.weekAfter)], database: store.location, ["--wait", "0.2"])
         #expect(refused.status == .temporaryFailure)
         #expect(refused.standardError.contains("another quakes process is writing to"), "\(refused.standardError)")
+        let prune = await QuakesRun.run(["prune", "--db", store.location, "--older-than", "1d"])
+        #expect(prune.status == .temporaryFailure, "\(prune.standardError)")
+        let before = try store.state()
         let waiting = RunningQuakes([
             "fetch", "--db", store.location, "--wait", "60", Fixtures.path(Fixtures.weekAfter),
         ])
+        // Let go only once the patient fetch is trying the lock, and has written nothing.
+        try await StalledFetch.waitUntil("the patient fetch tries the lock") {
+            try holder.execute(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    AND query LIKE 'SELECT pg_try_advisory_lock(%'
+                """
+            ).int(row: 0, column: 0) ?? 0 > 0
+        }
+        #expect(try store.state() == before)
         try holder.execute("SELECT pg_advisory_unlock(\(PostgresSchema.writerLockKey))")
         let done = await waiting.finished()
         #expect(done.status == .success, "\(done.standardError)")
+        #expect(try store.state() != before)
     }
 
     @Test func noMessageShowsThePassword() async throws {

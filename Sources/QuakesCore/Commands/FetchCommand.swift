@@ -147,10 +147,8 @@ struct FetchCommand: Command {
     /// database refused, an interruption) still writes its one JSON object, so a script piping it
     /// to `jq` always reads one.
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        let asked =
-            zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1.lowercased() == "json" }
-            || arguments.contains { $0.lowercased() == "--format=json" }
-        guard asked else { return nil }
+        let parsed = ParsedArguments.leniently(arguments, for: help)
+        guard (try? CommonOptions.format(parsed, default: Format.table)) == .json else { return nil }
         return FetchSummary.failure(error: error, status: status).serialized() + "\n"
     }
 }

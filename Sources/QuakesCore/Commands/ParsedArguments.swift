@@ -13,6 +13,22 @@ public struct ParsedArguments: Sendable {
     private var flagCounts: [String: Int] = [:]
 
     public init(_ arguments: [String], for command: CommandHelp) throws(UsageError) {
+        try self.init(arguments, for: command, leniently: false)
+    }
+
+    /// The arguments as far as they can be read, skipping what is wrong (an unknown option, a
+    /// missing value): for a command that failed and still owes its caller output in the format
+    /// the arguments ask for.
+    static func leniently(_ arguments: [String], for command: CommandHelp) -> ParsedArguments {
+        // Nothing throws when lenient.
+        (try? ParsedArguments(arguments, for: command, leniently: true)) ?? ParsedArguments(command: command)
+    }
+
+    private init(command: CommandHelp) {
+        self.command = command
+    }
+
+    private init(_ arguments: [String], for command: CommandHelp, leniently lenient: Bool) throws(UsageError) {
         self.command = command
         var remaining = arguments[...]
         while let word = remaining.popFirst() {
@@ -26,24 +42,26 @@ public struct ParsedArguments: Sendable {
                 let inlineValue =
                     body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let option = command.options.first(where: { $0.name == name }) else {
+                    if lenient { continue }
                     throw UsageError(
                         "Unknown option '--\(name)'"
                             + Suggestion.hint(for: "--\(name)", among: command.options.map { "--\($0.name)" }))
                 }
-                try take(option, inlineValue: inlineValue, from: &remaining, spelled: "--\(name)")
+                try take(option, inlineValue: inlineValue, from: &remaining, spelled: "--\(name)", lenient)
             } else if word.hasPrefix("-"), word.count > 1 {
                 // Short options, possibly grouped: -qh. Only the last may take a value.
                 let letters = Array(word.dropFirst())
                 for (position, letter) in letters.enumerated() {
                     guard let option = command.options.first(where: { $0.short == letter }) else {
+                        if lenient { break }
                         throw UsageError("Unknown option '-\(letter)'")
                     }
                     if option.value != nil, position != letters.count - 1 {
                         let rest = String(letters[(position + 1)...])
-                        try take(option, inlineValue: rest, from: &remaining, spelled: "-\(letter)")
+                        try take(option, inlineValue: rest, from: &remaining, spelled: "-\(letter)", lenient)
                         break
                     }
-                    try take(option, inlineValue: nil, from: &remaining, spelled: "-\(letter)")
+                    try take(option, inlineValue: nil, from: &remaining, spelled: "-\(letter)", lenient)
                 }
             } else {
                 positionals.append(word)
@@ -53,14 +71,15 @@ public struct ParsedArguments: Sendable {
 
     private mutating func take(
         _ option: CommandHelp.Option, inlineValue: String?, from remaining: inout ArraySlice<String>,
-        spelled: String
+        spelled: String, _ lenient: Bool
     ) throws(UsageError) {
         guard option.value != nil else {
-            if inlineValue != nil { throw UsageError("The option '\(spelled)' does not take a value") }
+            if inlineValue != nil, !lenient { throw UsageError("The option '\(spelled)' does not take a value") }
             flagCounts[option.name, default: 0] += 1
             return
         }
         guard let value = inlineValue ?? remaining.popFirst() else {
+            if lenient { return }
             throw UsageError("Missing value for '\(option.label)'")
         }
         values[option.name, default: []].append(value)

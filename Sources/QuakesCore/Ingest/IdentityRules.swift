@@ -71,6 +71,18 @@ package protocol IdentityStore {
 /// named it, which is a maximum, and a maximum does not care about order. A version that takes an
 /// id stored as an event of its own absorbs that event (merged into it, in the history).
 package enum IdentityRules {
+    /// Every id the features of a batch name: those whose owners an engine reads, in one query,
+    /// before it applies the batch.
+    package static func ids(namedBy quakes: [Quake]) -> [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(quakes.count)
+        for quake in quakes {
+            ids.append(quake.id)
+            ids += quake.otherIDs
+        }
+        return ids
+    }
+
     /// Applies one feature, `digest` its `QuakeDigest`, to the store; `owners` holds the owners of
     /// every id the feature names, and is kept current. Returns true when an event was inserted,
     /// changed or removed.

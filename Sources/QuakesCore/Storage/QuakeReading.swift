@@ -24,9 +24,11 @@ package protocol QuakeReading: AnyObject {
         origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
     ) throws
 
-    /// The event stored under `id`, or, for an id stored under another (an id in its `ids`, an old
-    /// id of a re-identified event), the event it leads to; nil when none does.
-    func quake(withID id: String) throws -> Quake?
+    /// The event stored under exactly `id`, nil when none is.
+    func storedQuake(id: String) throws -> Quake?
+
+    /// The id of the version that owns `id` (the identity rules' owner), nil when none named it.
+    func owner(of id: String) throws -> String?
 
     /// Every stored event, by id.
     func allQuakes() throws -> [Quake]
@@ -45,6 +47,19 @@ package protocol QuakeReading: AnyObject {
 }
 
 extension QuakeReading {
+    /// The event stored under `id`, or, for an id stored under another (an id in its `ids`, an old
+    /// id of a re-identified event), the event it leads to, following owners; nil when none does.
+    func quake(withID id: String) throws -> Quake? {
+        var current = id
+        var visited: Set<String> = []
+        while visited.insert(current).inserted {
+            if let quake = try storedQuake(id: current) { return quake }
+            guard let owner = try owner(of: current) else { return nil }
+            current = owner
+        }
+        return nil
+    }
+
     /// Every non-empty section of the query's results, in listing order, with its count.
     func sections(_ query: QuakeQuery) throws -> [QuerySection] {
         guard let key = query.section else { return [] }

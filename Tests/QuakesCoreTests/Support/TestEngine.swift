@@ -1,5 +1,6 @@
 import Foundation
 import PostgreSQL
+import SQLite
 import Testing
 
 @testable import PostgresEngine
@@ -57,10 +58,10 @@ final class TestStore: Sendable {
         server = nil
     }
 
-    init(server uri: String) throws {
+    init(server uri: String, template: String? = nil) throws {
         folder = try TemporaryDirectory()
         let name = "quakes_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        try PostgresConnection(uri: uri).execute("CREATE DATABASE \(name)")
+        try PostgresConnection(uri: uri).execute("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""))
         server = (uri, name)
         location = Self.uri(uri, database: name)
     }
@@ -86,6 +87,12 @@ final class TestStore: Sendable {
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String {
         try folder.write(name, text)
+    }
+
+    /// Writes `bytes` to a file of that name in the test's own folder, and gives its path.
+    @discardableResult
+    func write(_ name: String, _ bytes: some Sequence<UInt8>) throws -> String {
+        try folder.write(name, bytes)
     }
 
     /// A reader of one snapshot of the database, opened here and now (tests may block).
@@ -138,6 +145,24 @@ final class TestStore: Sendable {
         }
     }
 
+    /// What a failed write must leave exactly as it was: the file's bytes, for SQLite; every row
+    /// of every table, on a server.
+    func state() throws -> StoredState {
+        server == nil ? .file(try DatabaseState(path: location)) : .server(try DatabaseContent(path: location))
+    }
+
+    /// A new database of the same engine holding what this one holds now: `VACUUM INTO` a file
+    /// beside it, or a database made with this one as its template (no session may be connected
+    /// to it meanwhile).
+    func copy() throws -> TestStore {
+        guard let server else {
+            let copy = TestStore(file: try TemporaryDirectory())
+            try Connection(path: location).execute("VACUUM INTO '\(copy.location)'")
+            return copy
+        }
+        return try TestStore(server: server.uri, template: server.name)
+    }
+
     /// Reads the database through its engine's reader, on one snapshot.
     func read<Result: Sendable>(_ body: @escaping @Sendable (any QuakeReading) throws -> Result) async throws
         -> Result
@@ -154,4 +179,10 @@ final class TestStore: Sendable {
     static func uri(_ uri: String, adding parameter: String) -> String {
         PostgresConnection.uri(uri, adding: parameter)
     }
+}
+
+/// What a database holds, compared exactly: an SQLite file's bytes, or every row of a server's tables.
+enum StoredState: Equatable {
+    case file(DatabaseState)
+    case server(DatabaseContent)
 }
