@@ -95,6 +95,67 @@ import Testing
     }
 }
 
+/// A server that asks for passwords, as a shared one does: a wrong or missing password is 77, and
+/// no output of any command, failing or not, shows the password, from the URI or `PGPASSWORD`.
+@Suite(.serialized) struct PostgresPasswordTests {
+    @Test func aWrongPasswordIs77AndNoOutputEverShowsOne() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.remove() }
+        let secret = "s3cret-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let wrong = "wr0ng-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let admin = try PostgresConnection(uri: cluster.uri)
+        try admin.execute("CREATE ROLE quakes_writer LOGIN PASSWORD '\(secret)'")
+        try admin.execute("CREATE DATABASE quakes OWNER quakes_writer")
+        try cluster.requirePasswords(exceptFor: "postgres")
+        try admin.execute("SELECT pg_reload_conf()")
+
+        let folder = try TemporaryDirectory()
+        let base = ["HOME": folder.path, "PGPASSFILE": folder.file("none"), "TZ": "UTC"]
+        func run(_ arguments: [String], password: String?, variables: [String: String] = [:]) async throws
+            -> ChildProcess.Outcome
+        {
+            let uri = "postgresql://quakes_writer\(password.map { ":" + $0 } ?? "")@/quakes?host=\(cluster.folder)"
+            return try await ChildProcess.run(
+                BinaryTests.executable, arguments + ["--db", uri], environment: base.merging(variables) { $1 })
+        }
+        func expectNoPassword(_ outcome: ChildProcess.Outcome, _ comment: String) {
+            let everything = outcome.output + outcome.errors
+            #expect(!everything.contains(secret) && !everything.contains(wrong), "\(comment): \(everything)")
+        }
+
+        // Turned away: 77, saying why, never with the password.
+        for (password, variables) in [(wrong, [:]), (nil, [:]), (nil, ["PGPASSWORD": wrong])] {
+            for command in [["count"], ["fetch", Fixtures.path(Fixtures.alerts)], ["status", "--format", "json"]] {
+                let outcome = try await run(command, password: password, variables: variables)
+                #expect(outcome.status == 77, "\(command) \(variables): \(outcome.errors)")
+                #expect(outcome.errors.hasPrefix("Error: "), "\(outcome.errors)")
+                #expect(outcome.errors.contains("password"), "\(outcome.errors)")
+                expectNoPassword(outcome, "\(command) with \(password ?? "no password") \(variables)")
+            }
+        }
+
+        // Let in, by the URI or by PGPASSWORD: every command works, and none shows the password,
+        // not even status, which names the database.
+        for (password, variables) in [(secret, [:]), (nil, ["PGPASSWORD": secret])] {
+            for command in [
+                ["fetch", "--format", "json", Fixtures.path(Fixtures.alerts)], ["fetch", Fixtures.path(Fixtures.detail)],
+                ["count"], ["list", "--limit", "3"], ["show", "us6000len8"], ["show", "nothing-here"],
+                ["history", "--changes"], ["status"], ["status", "--format", "json"],
+                ["prune", "--older-than", "100000d", "--dry-run"],
+            ] {
+                let outcome = try await run(command, password: password, variables: variables)
+                #expect(
+                    outcome.status == (command == ["show", "nothing-here"] ? 1 : 0),
+                    "\(command) \(variables): \(outcome.errors)")
+                expectNoPassword(outcome, "\(command) with \(password ?? "no password") \(variables)")
+                if command.first == "status", password != nil {
+                    #expect(outcome.output.contains("postgresql://quakes_writer:***@/quakes"), "\(outcome.output)")
+                }
+            }
+        }
+    }
+}
+
 /// A PostgreSQL server of one test's own, made by scripts/test-postgres, that the test may stop
 /// and start again.
 struct PrivateCluster {
@@ -142,6 +203,17 @@ struct PrivateCluster {
             try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)
         }
         try #require(status == 0, "\(executable) \(arguments) failed (\(status)): \(logs.joined())")
+    }
+
+    /// Makes every role but `trusted` give its password (SCRAM) to connect, from the next reload
+    /// of the server's configuration on.
+    func requirePasswords(exceptFor trusted: String) throws {
+        let rules = "local all \(trusted) trust\nlocal all all scram-sha-256\n"
+        // Written in place, so that the file keeps its owner, the server's user.
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/data/pg_hba.conf"))
+        defer { try? file.close() }
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: Data(rules.utf8))
     }
 
     /// Runs `pg_ctl ARGUMENTS` on the cluster, as the server's user.
