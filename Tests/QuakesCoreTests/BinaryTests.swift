@@ -120,4 +120,35 @@ import Testing
             #expect(outcome.errors.isEmpty)
         }
     }
+
+    /// The C libraries only some commands need are loaded when first used, as the dynamic
+    /// loader's own trace shows (`LD_DEBUG=files`): a query of an SQLite database loads neither
+    /// libpq nor libcurl; the same query of a PostgreSQL database loads libpq, and a download libcurl.
+    @Test func librariesAreLoadedOnlyByTheCommandsThatUseThem() async throws {
+        let store = try TestEngine.sqlite.newDatabase()
+        let server = try TestEngine.postgresql.newDatabase()
+        for database in [store, server] {
+            let fill = try await run(["fetch", "--db", database.location, Fixtures.path(Fixtures.alerts)])
+            #expect(fill.status == 0, "\(fill.standardError)")
+        }
+        func loaded(_ arguments: [String]) async throws -> Set<String> {
+            let outcome = try await run(arguments, environment: ["LD_DEBUG": "files"])
+            #expect(outcome.status == 0, "\(arguments): \(outcome.standardError)")
+            let names = outcome.standardError.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "file=") else { return nil }
+                return String(line[range.upperBound...].prefix { !$0.isWhitespace && $0 != "[" })
+            }
+            return Set(names.map { String($0.split(separator: "/").last ?? "") })
+        }
+        let sqlite = try await loaded(["count", "--db", store.location])
+        #expect(sqlite.contains { $0.hasPrefix("libsqlite3.so") }, "\(sqlite)")
+        #expect(!sqlite.contains { $0.hasPrefix("libpq.so") }, "\(sqlite)")
+        #expect(!sqlite.contains { $0.hasPrefix("libcurl.so") }, "\(sqlite)")
+        let postgres = try await loaded(["count", "--db", server.location])
+        #expect(postgres.contains { $0.hasPrefix("libpq.so") }, "\(postgres)")
+        #expect(!postgres.contains { $0.hasPrefix("libcurl.so") }, "\(postgres)")
+        let download = try await loaded(["fetch", "--db", store.location, "file://" + Fixtures.path(Fixtures.alerts)])
+        #expect(download.contains { $0.hasPrefix("libcurl.so") }, "\(download)")
+        #expect(!download.contains { $0.hasPrefix("libpq.so") }, "\(download)")
+    }
 }

@@ -58,17 +58,46 @@ import Testing
     }
 
     /// The columns SQL users and dashboards read: times as timestamptz, `extra` as jsonb.
+    /// The generated columns for SQL users hold what the stored fields say: `time_utc` and
+    /// `updated_utc` the same instants, `extra_json` the same JSON as the exact text of `extra`.
     @Test func timesAndExtraAreThereForSQLUsers() async throws {
         let store = try TestEngine.postgresql.newDatabase()
-        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
-        let row = try connect(store).execute(
+        _ = await QuakesRun.fetch([Fixtures.weekBefore, Fixtures.detail].map(Fixtures.path), database: store.location)
+        let connection = try connect(store)
+        let types = try connection.execute(
             """
-            SELECT to_char(time_utc AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS'), extra_json IS NOT NULL
-            FROM quake WHERE id = 'us7000enmc'
+            SELECT column_name, data_type FROM information_schema.columns
+            WHERE table_name = 'quake' AND column_name IN ('time_utc', 'updated_utc', 'extra_json') ORDER BY 1
             """)
-        let quake = try #require(try await store.read { try $0.quake(id: "us7000enmc") })
-        #expect(row.string(row: 0, column: 0) == String(CivilTime.iso8601(quake.time).dropLast()))
-        #expect(row.bool(row: 0, column: 1) == (quake.extra != nil))
+        #expect(
+            (0..<types.rowCount).map { [types.string(row: $0, column: 0), types.string(row: $0, column: 1)] } == [
+                ["extra_json", "jsonb"], ["time_utc", "timestamp with time zone"],
+                ["updated_utc", "timestamp with time zone"],
+            ])
+        let quakes = try await store.read { try $0.allQuakes() }
+        let rows = try connection.execute(
+            """
+            SELECT to_char(time_utc AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                to_char(updated_utc AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), extra_json::text
+            FROM quake ORDER BY id
+            """)
+        #expect(rows.rowCount == quakes.count)
+        for (row, quake) in quakes.enumerated() {
+            #expect(rows.string(row: row, column: 0) == CivilTime.iso8601(quake.time), "\(quake.id)")
+            #expect(rows.string(row: row, column: 1) == quake.updated.map(CivilTime.iso8601), "\(quake.id)")
+            let json = rows.string(row: row, column: 2)
+            #expect((json == nil) == (quake.extra == nil), "\(quake.id)")
+            if let json, let extra = quake.extra {
+                let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary
+                let original = try JSONSerialization.jsonObject(with: Data(extra.utf8)) as? NSDictionary
+                #expect(parsed != nil && parsed == original, "\(quake.id)")
+            }
+        }
+        // The detail file's products are there to query, as jsonb.
+        #expect(quakes.contains { $0.extra != nil })
+        let products = try connection.execute(
+            "SELECT jsonb_object_keys(extra_json -> 'products') FROM quake WHERE id = 'us1000chhc' ORDER BY 1")
+        #expect((0..<products.rowCount).compactMap { products.string(row: $0, column: 0) }.contains("origin"))
     }
 
     @Test func timeWindowsAndMagnitudeSortsUseTheirIndexes() async throws {

@@ -47,6 +47,52 @@ import Testing
         #expect(Set(transactions.compactMap(\.source)).count == transactions.count)
     }
 
+    /// A script that follows the history (`history --since` its last token, again and again) while
+    /// fetches on several hosts commit sees every transaction once: tokens are given in commit
+    /// order, so none commits under a token lower than one already read.
+    @Test func aReaderFollowingTheHistoryWhileOthersWriteMissesNothing() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        let files = QueryUniverse.files + [Fixtures.weekBefore, Fixtures.weekAfter, Fixtures.alerts]
+        let writers = try files.map { file in
+            try ChildProcess(
+                BinaryTests.executable, ["fetch", "--db", store.location, "--wait", "300", Fixtures.path(file)],
+                captureOutput: false)
+        }
+        let finishing = Task { await withTaskGroup(of: Int32.self) { group in
+            for writer in writers { group.addTask { await writer.finish().status } }
+            return await group.reduce(into: []) { $0.append($1) }
+        } }
+        var seen: [Int64] = []
+        var passes = 0
+        func follow() async {
+            let run = await QuakesRun.run([
+                "history", "--db", store.location, "--since", String(seen.last ?? 0), "--format", "ndjson",
+            ])
+            // Until the first fetch has made the tables, there is no history to read.
+            #expect(run.status == .success || (seen.isEmpty && run.status == .noInput), "\(run.standardError)")
+            for line in run.standardOutput.split(separator: "\n") {
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                if let token = (object?["token"] as? NSNumber)?.int64Value { seen.append(token) }
+            }
+            passes += 1
+        }
+        while writers.contains(where: { $0.process.isRunning }) { await follow() }
+        let statuses = await finishing.value
+        await follow()
+        #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses)")
+        let all = try await store.read { reader in
+            var tokens: [Int64] = []
+            try reader.forEachTransaction(after: 0, author: nil, withChanges: false) { transaction in
+                tokens.append(transaction.token)
+                return true
+            }
+            return tokens
+        }
+        // Two of the files are fetched twice, and a second fetch changes nothing, records nothing.
+        #expect(all == Array(1...Int64(files.count - 2)))
+        #expect(seen == all, "\(passes) passes")
+    }
+
     @Test func aReaderNeverSeesHalfAFetch() async throws {
         let store = try TestEngine.postgresql.newDatabase()
         _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
