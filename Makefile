@@ -99,12 +99,12 @@ fuzz: deps
 
 # The reliability suites in their long mode (100 random kills, 2,000 damaged feeds, 20,000 command
 # lines); their own report becomes the README's Reliability table, between its two markers.
-RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests|SharingTests
+RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests|\.SharingTests
 reliability: deps
 	$(SWIFT) build --build-tests
 	@rm -f .build/reliability.tsv
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 QUAKES_RELIABILITY_REPORT=$(CURDIR)/.build/reliability.tsv \
-		$(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
+		scripts/with-postgres $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
 	@sort -t '	' -k1,1 -k2,2 .build/reliability.tsv | awk -F '\t' \
 		'BEGIN { print "| | case | runs | outcome |"; print "| --- | --- | ---: | --- |" } \
 		{ print "| " $$1 " | " $$2 " | " $$3 " | " $$4 " |" }' > .build/reliability.md

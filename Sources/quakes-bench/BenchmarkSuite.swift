@@ -47,10 +47,13 @@ struct BenchmarkSuite {
         for size in sizes {
             let feed = try generate(size)
             try ingest(feed, size: size)
-            if postgres != nil, size == sizes.first { try postgresIngest(feed, size: size) }
+            if postgres != nil { try postgresIngest(feed, size: size) }
         }
         try queries(database: database(sizes.last!))
-        if postgres != nil { try postgresQueries(feed: try generate(sizes.last!), size: sizes.last!) }
+        if postgres != nil {
+            try postgresQueries(feed: try generate(sizes.last!), size: sizes.last!)
+            try postgresWatch()
+        }
         try notModified()
         try startup()
     }
@@ -212,6 +215,53 @@ struct BenchmarkSuite {
         }
     }
 
+    /// How soon `watch --no-fetch` on PostgreSQL reports what another process's fetch committed:
+    /// the time from the fetch's exit (its commit is just before) to the watch's line, taken as the
+    /// line arrives. The watch's `--interval` is an hour, so only the commit's `NOTIFY` wakes it.
+    private mutating func postgresWatch() throws {
+        let database = try newPostgresDatabase()
+        let seed = fixtures.appendingPathComponent("significant_month-2023-10-11T2016Z.geojson").path
+        _ = try Runner.measure([quakes, "fetch", "-q", "--db", database, seed], errors: log("postgres-watch"))
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: quakes)
+        watch.arguments = [
+            "watch", "--no-fetch", "--changes-only", "--interval", "1h", "--format", "ndjson", "--db", database,
+        ]
+        let lines = LineTimes(watch)
+        try watch.run()
+        defer {
+            watch.interrupt()
+            watch.waitUntilExit()
+        }
+        // The first round trip only makes sure the watch is listening.
+        let runs = try (0...(quick ? 3 : 20)).map { run in
+            let feed = work.appendingPathComponent("watch-\(run).geojson").path
+            try Self.oneEvent(id: "bench\(run)", time: 1_700_000_000_000 + Int64(run) * 60_000)
+                .write(toFile: feed, atomically: true, encoding: .utf8)
+            var fetch = try Runner.measure(
+                [quakes, "fetch", "-q", "--db", database, feed], errors: log("postgres-watch"))
+            let exited = Date()
+            guard let arrived = lines.next(within: 60) else {
+                throw BenchmarkError("watch --no-fetch reported nothing within a minute of a commit")
+            }
+            fetch.seconds = max(0, arrived.timeIntervalSince(exited))
+            fetch.peakKilobytes = 0
+            return fetch
+        }.dropFirst()
+        results.append(
+            Result(
+                name: "PostgreSQL: watch --no-fetch reports another process's commit", summary: Summary(runs: Array(runs))))
+    }
+
+    /// A feed of one event, new to the database.
+    private static func oneEvent(id: String, time: Int64) -> String {
+        """
+        {"type":"FeatureCollection","metadata":{"generated":\(time)},"features":[{"type":"Feature","properties":\
+        {"mag":4.2,"place":"benchmark","time":\(time),"updated":\(time),"status":"reviewed","type":"earthquake"},\
+        "geometry":{"type":"Point","coordinates":[10,20,5]},"id":"\(id)"}]}
+        """
+    }
+
     /// The URI of a new, empty database on the PostgreSQL server, replacing the one made before.
     private func newPostgresDatabase() throws -> String {
         guard let postgres else { throw BenchmarkError("no PostgreSQL server (--postgres URI)") }
@@ -278,5 +328,38 @@ struct BenchmarkSuite {
         let statement = try connection.prepare("SELECT max(time) FROM quake")
         _ = try statement.step()
         return statement.int64(at: 0) ?? 0
+    }
+}
+
+/// The moments at which a child process's output lines arrive, read on a thread of their own so
+/// that each is taken when the line comes, whatever the benchmark is doing.
+final class LineTimes: @unchecked Sendable {
+    // @unchecked: `arrivals` is touched only under `lock`; `available` only signals.
+    private let lock = NSLock()
+    private var arrivals: [Date] = []
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Captures `process`'s standard output, which must not have started yet.
+    init(_ process: Process) {
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                guard !data.isEmpty else { return }
+                let now = Date()
+                for byte in data where byte == UInt8(ascii: "\n") {
+                    lock.withLock { arrivals.append(now) }
+                    available.signal()
+                }
+            }
+        }
+    }
+
+    /// When the next line arrived, waiting up to `seconds` for it.
+    func next(within seconds: Double) -> Date? {
+        guard available.wait(timeout: .now() + seconds) == .success else { return nil }
+        return lock.withLock { arrivals.removeFirst() }
     }
 }

@@ -82,7 +82,7 @@ struct Report {
                 check("\(name) within 2× of sqlite3", ours / theirs, { String(format: "%.2f×", $0) }, { $0 <= 2 })
             }
         }
-        for label in ["200k", "20k"] {
+        for label in ["200k", "1M", "20k"] {
             if let theirs = median("PostgreSQL: fresh ingest, \(label) features"),
                 let ours = median("fresh ingest, \(label) features")
             {
@@ -100,6 +100,10 @@ struct Report {
                 "PostgreSQL count --last 5h within 2× of psql -c", ours / theirs, { String(format: "%.2f×", $0) },
                 { $0 <= 2 })
         }
+        check(
+            "PostgreSQL watch --no-fetch reports a commit within a second",
+            results.first { $0.name == "PostgreSQL: watch --no-fetch reports another process's commit" }?.summary
+                .maximum, { seconds($0) }, { $0 < 1 })
         if let export = results.first(where: { $0.name == "list --format ndjson (everything)" }),
             let rows = export.items
         {
