@@ -37,7 +37,7 @@ public final class PostgresConnection {
             throw PostgresError(message: "cannot connect to \(Self.redacted(uri: uri)): out of memory")
         }
         guard cpq_PQstatus(handle) == CONNECTION_OK else {
-            let reason = Self.oneLine(Self.trimmed(cpq_PQerrorMessage(handle)))
+            let reason = Self.trimmed(cpq_PQerrorMessage(handle))
             let failure = Self.connectionFailure(reason, needsPassword: cpq_PQconnectionNeedsPassword(handle) != 0)
             cpq_PQfinish(handle)
             throw PostgresError(
@@ -408,10 +408,11 @@ public final class PostgresConnection {
             separator: " ")
     }
 
-    /// libpq's messages end with a newline, and some span lines.
+    /// libpq's message as one line, for one `Error:` line: its messages end with a newline, and
+    /// some span lines (a lost connection's explanation, a hint).
     static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown libpq error" }
-        var message = String(cString: text)
+        var message = oneLine(String(cString: text))
         while let last = message.last, last.isWhitespace { message.removeLast() }
         return message.isEmpty ? "unknown libpq error" : message
     }

@@ -11,8 +11,12 @@ final class PostgresChangeListener: ChangeListener {
     /// How long one blocking wait lasts at most, so that a cancelled watch ends promptly.
     private static let slice: Duration = .milliseconds(250)
 
-    private init(connection: sending PostgresConnection) {
+    /// The database's URI without its password, for messages.
+    private let name: String
+
+    private init(connection: sending PostgresConnection, name: String) {
         self.connection = Locked(connection)
+        self.name = name
     }
 
     /// Connects to `uri` and listens; `name` is the URI without its password, for messages.
@@ -21,7 +25,7 @@ final class PostgresChangeListener: ChangeListener {
             do {
                 let connection = try PostgresConnection(uri: uri)
                 try connection.listen(PostgresSchema.channel)
-                return PostgresChangeListener(connection: connection)
+                return PostgresChangeListener(connection: connection, name: name)
             } catch {
                 throw StoreError(path: name, error)
             }
@@ -34,8 +38,12 @@ final class PostgresChangeListener: ChangeListener {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return }
             let heard = try await Blocking.run { [self] in
-                try connection.withLock { connection in
-                    try connection.waitForNotification(timeout: min(remaining, Self.slice)) != nil
+                do {
+                    return try connection.withLock { connection in
+                        try connection.waitForNotification(timeout: min(remaining, Self.slice)) != nil
+                    }
+                } catch {
+                    throw StoreError(path: name, error)
                 }
             }
             if heard { return }

@@ -141,6 +141,36 @@ import Testing
     }
 }
 
+/// A watch on a laptop outlives the shared server's restart: it says the server went away, and
+/// reports what a fetch commits once the server is back.
+@Suite(.serialized) struct PostgresRestartTests {
+    @Test func aWatchGoesOnThroughARestartOfTheServer() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.remove() }
+        let database = cluster.uri
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database)
+        let watch = RunningQuakes(
+            [
+                "watch", "--no-fetch", "--db", database, "--interval", "0.2s", "--format", "ndjson",
+                "--changes-only",
+            ], variables: ["TZ": "UTC"])
+        let observer = try PostgresConnection(uri: database)
+        try await StalledFetch.waitUntil("the watch listens") {
+            try observer.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")
+                .int(row: 0, column: 0) ?? 0 > 0
+        }
+        try await cluster.control("stop", "-m", "fast")
+        try await watch.waitForErrors { $0.contains("Error: ") }
+        try await cluster.control("start")
+        let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        try await watch.wait { $0.split(separator: "\n").count >= 78 }
+        #expect(await watch.stop() == .success)
+        #expect(watch.output.text.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"change":"insert""#) })
+        #expect(watch.errors.text.split(separator: "\n").allSatisfy { $0.hasPrefix("Error: ") }, "\(watch.errors.text)")
+    }
+}
+
 /// A server that asks for passwords, as a shared one does: a wrong or missing password is 77, and
 /// no output of any command, failing or not, shows the password, from the URI or `PGPASSWORD`.
 @Suite(.serialized) struct PostgresPasswordTests {

@@ -89,7 +89,9 @@ import Testing
 
         try await watch.wait { $0.split(separator: "\n").count >= expected.count }
         // A third pass must report nothing more: wait until a fourth has begun, so the third is over.
-        try await StalledFetch.waitUntil("a fourth pass began") { server.received.count >= 4 }
+        try await StalledFetch.waitUntil("a fourth pass began (the watch said: \(watch.errors.text))") {
+            server.received.count >= 4
+        }
         #expect(await watch.stop() == .success)
         #expect(watch.errors.text.isEmpty)
         let got = try reported(watch.output.text)

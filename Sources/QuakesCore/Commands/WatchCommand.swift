@@ -90,34 +90,54 @@ struct WatchCommand: Command {
         }
 
         // Without fetches of its own, a watch on a server is woken by other hosts' commits.
-        let listener = fetches ? nil : try await database.changeListener()
+        var listener: (any ChangeListener)? = nil
+        var listens = !fetches
         var previous: ResultSet?
         var lastToken: Int64 = -1
+        // A database that fails before the first pass has worked is most likely named wrongly
+        // (host, port, password): the watch ends with the status a script acts on, as `count` would.
+        var hasWorked = false
         while !Task.isCancelled {
-            if fetches, let failure = await fetch(feed, into: store, of: database, settings: settings, in: environment)
-            {
-                // A source that can never work ends the watch, as it would end a fetch.
-                throw failure
-            }
-            let filter = try filters.filter(in: environment, zone: query.zone)
-            query.filter = filter
-            let pass = try await database.reading(zone: query.zone) { [query] reader in
-                // One snapshot: the token and the results agree, and a later commit changes the token.
-                (try ResultSet(query, reader: reader), try reader.lastToken())
-            }
-            if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
-                let changes = pass.0.changes(since: previous ?? ResultSet())
-                if previous != nil || !changesOnly {
-                    report(changes, zone: query.zone, in: environment)
-                    await runHooks(for: changes, in: environment)
+            do {
+                if listens, listener == nil { listener = try await database.changeListener() }
+                listens = listener != nil
+                if fetches,
+                    let failure = await fetch(feed, into: store, of: database, settings: settings, in: environment)
+                {
+                    // A source that can never work ends the watch, as it would end a fetch.
+                    throw failure
                 }
-                previous = pass.0
-                lastToken = pass.1
+                let filter = try filters.filter(in: environment, zone: query.zone)
+                query.filter = filter
+                let pass = try await database.reading(zone: query.zone) { [query] reader in
+                    // One snapshot: the token and the results agree, and a later commit changes the token.
+                    (try ResultSet(query, reader: reader), try reader.lastToken())
+                }
+                if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
+                    let changes = pass.0.changes(since: previous ?? ResultSet())
+                    if previous != nil || !changesOnly {
+                        report(changes, zone: query.zone, in: environment)
+                        await runHooks(for: changes, in: environment)
+                    }
+                    previous = pass.0
+                    lastToken = pass.1
+                }
+                hasWorked = true
+            } catch let error where hasWorked && Self.mayPass(error) {
+                // A server that is down or full for now: said, and tried again at the next pass.
+                environment.standardError.writeLine("Error: \(error)")
             }
             environment.standardOutput.flush()
             do {
-                if let listener {
-                    try await listener.waitForChange(upTo: .milliseconds(interval))
+                if let waiting = listener {
+                    do {
+                        try await waiting.waitForChange(upTo: .milliseconds(interval))
+                    } catch let error where !(error is CancellationError) {
+                        // The listener's connection went; a new one listens from the next pass.
+                        environment.standardError.writeLine("Error: \(error)")
+                        listener = nil
+                        try await Task.sleep(for: .milliseconds(interval))
+                    }
                 } else {
                     try await Task.sleep(for: .milliseconds(interval))
                 }
@@ -126,6 +146,13 @@ struct WatchCommand: Command {
             }
         }
         return .success  // SIGINT and SIGTERM end a watch cleanly.
+    }
+
+    /// True for a failure of the database that trying again may cure (no server answered, or it
+    /// takes no session now, or another process held the database too long): a watch reports it
+    /// and goes on, as it does for a fetch that fails for such a reason.
+    private static func mayPass(_ error: any Error) -> Bool {
+        [ExitStatus.unavailable, .temporaryFailure].contains(ExitStatus(for: error))
     }
 
     /// One fetch pass. A failure that trying again may cure (the network, the server, a feed that

@@ -31,6 +31,13 @@ struct RunningQuakes {
         }
     }
 
+    /// Waits until `condition` holds of what the run wrote to standard error.
+    func waitForErrors(until condition: (String) -> Bool) async throws {
+        try await StalledFetch.waitUntil("the run reported what was expected (so far: \(errors.text))") {
+            condition(errors.text)
+        }
+    }
+
     /// Interrupts the run as SIGINT would, and waits for it to end.
     func stop() async -> QuakesCore.ExitStatus {
         interruption.interrupt(SIGINT)
