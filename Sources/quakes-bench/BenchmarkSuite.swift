@@ -250,7 +250,8 @@ struct BenchmarkSuite {
         }.dropFirst()
         results.append(
             Result(
-                name: "PostgreSQL: watch --no-fetch reports another process's commit", summary: Summary(runs: Array(runs))))
+                name: "PostgreSQL: watch --no-fetch reports another process's commit",
+                summary: Summary(runs: Array(runs))))
     }
 
     /// A feed of one event, new to the database.

@@ -58,10 +58,12 @@ import Testing
                 BinaryTests.executable, ["fetch", "--db", store.location, "--wait", "300", Fixtures.path(file)],
                 captureOutput: false)
         }
-        let finishing = Task { await withTaskGroup(of: Int32.self) { group in
-            for writer in writers { group.addTask { await writer.finish().status } }
-            return await group.reduce(into: []) { $0.append($1) }
-        } }
+        let finishing = Task {
+            await withTaskGroup(of: Int32.self) { group in
+                for writer in writers { group.addTask { await writer.finish().status } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
         var seen: [Int64] = []
         var passes = 0
         func follow() async {
@@ -214,7 +216,8 @@ import Testing
         // not even status, which names the database.
         for (password, variables) in [(secret, [:]), (nil, ["PGPASSWORD": secret])] {
             for command in [
-                ["fetch", "--format", "json", Fixtures.path(Fixtures.alerts)], ["fetch", Fixtures.path(Fixtures.detail)],
+                ["fetch", "--format", "json", Fixtures.path(Fixtures.alerts)],
+                ["fetch", Fixtures.path(Fixtures.detail)],
                 ["count"], ["list", "--limit", "3"], ["show", "us6000len8"], ["show", "nothing-here"],
                 ["history", "--changes"], ["status"], ["status", "--format", "json"],
                 ["prune", "--older-than", "100000d", "--dry-run"],

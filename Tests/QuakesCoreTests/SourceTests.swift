@@ -58,7 +58,8 @@ import Testing
             [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: original.location)
         let quakes = BinaryTests.executable.path
         let outcome = try await ChildProcess.shell(
-            "'\(quakes)' list --format geojson --db '\(original.location)' | '\(quakes)' fetch --db '\(copy.location)' -")
+            "'\(quakes)' list --format geojson --db '\(original.location)' | '\(quakes)' fetch --db '\(copy.location)' -"
+        )
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(
             outcome.errors.hasPrefix("-: 4438 features, 4438 new, 0 updated, 0 unchanged, 0 skipped ("),
