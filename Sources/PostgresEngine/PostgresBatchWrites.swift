@@ -10,8 +10,9 @@ import QuakesCore
 /// Not `Sendable`: it belongs to the store actor, which makes one per batch.
 struct PostgresBatchWrites: IdentityStore {
     private let connection: PostgresConnection
-    /// The batch's changes, spilled into the ingest's `pending_change` when the batch is flushed.
+    /// The batch's changes, spilled into the ingest's history when the batch is flushed.
     private var ledger = HistoryLedger()
+    private let history: PostgresPendingHistory
 
     /// What becomes of a stored event.
     private enum EventWrite {
@@ -28,13 +29,13 @@ struct PostgresBatchWrites: IdentityStore {
     private var lookedUp: Set<String> = []
     private var storedOwners: [String: IdentityOwner] = [:]
 
-    init(connection: PostgresConnection) {
+    init(connection: PostgresConnection, history: PostgresPendingHistory) {
         self.connection = connection
+        self.history = history
     }
 
-    /// The session's staging tables, emptied after each upsert, and its `pending_change` table.
+    /// The session's staging tables, emptied after each upsert.
     static func createStagingTables(on connection: PostgresConnection) throws {
-        try PostgresPendingHistory.createTable(on: connection)
         try connection.execute(
             """
             CREATE TEMPORARY TABLE IF NOT EXISTS quake_staging AS
@@ -134,11 +135,14 @@ struct PostgresBatchWrites: IdentityStore {
                 if isNewIdentity(id) { added.append((id, owner)) } else { replaced.append((id, owner)) }
             }
             if !added.isEmpty {
-                try connection.copy(Self.copyIdentity(into: "identity"), rows: added.lazy.map(Self.identityRow))
+                try connection.copy(
+                    Self.copyIdentity(into: "identity"), binary: Self.identityTypes,
+                    rows: added.lazy.map(Self.identityRow))
             }
             if !replaced.isEmpty {
                 try connection.copy(
-                    Self.copyIdentity(into: "identity_staging"), rows: replaced.lazy.map(Self.identityRow))
+                    Self.copyIdentity(into: "identity_staging"), binary: Self.identityTypes,
+                    rows: replaced.lazy.map(Self.identityRow))
                 try connection.execute(
                     """
                     INSERT INTO identity (id, event, updated, generated, digest, deleted, time)
@@ -164,11 +168,14 @@ struct PostgresBatchWrites: IdentityStore {
         }
         let columns = PostgresColumns.copied.joined(separator: ", ")
         if !added.isEmpty {
-            try connection.copy("COPY quake (\(columns)) FROM STDIN", rows: added.lazy.map(PostgresColumns.row))
+            try connection.copy(
+                "COPY quake (\(columns)) FROM STDIN", binary: PostgresColumns.copiedTypes,
+                rows: added.lazy.map(PostgresColumns.row))
         }
         if !replaced.isEmpty {
             try connection.copy(
-                "COPY quake_staging (\(columns)) FROM STDIN", rows: replaced.lazy.map(PostgresColumns.row))
+                "COPY quake_staging (\(columns)) FROM STDIN", binary: PostgresColumns.copiedTypes,
+                rows: replaced.lazy.map(PostgresColumns.row))
             let assignments = PostgresColumns.copied.dropFirst().map { "\($0) = excluded.\($0)" }
             try connection.execute(
                 """
@@ -196,7 +203,7 @@ struct PostgresBatchWrites: IdentityStore {
             try connection.execute("DELETE FROM quake WHERE id = ANY(\(ids))", statement.parameters)
         }
         // Only an id stored before the batch can have changed in an earlier batch of the ingest.
-        try ledger.spill(into: PostgresPendingHistory(connection)) { storedOwners[$0] != nil }
+        try ledger.spill(into: history) { storedOwners[$0] != nil }
         owners = [:]
         events = [:]
         lookedUp = []
@@ -206,6 +213,9 @@ struct PostgresBatchWrites: IdentityStore {
     private static func copyIdentity(into table: String) -> String {
         "COPY \(table) (id, event, updated, generated, digest, deleted, time) FROM STDIN"
     }
+
+    /// The types of the columns `copyIdentity` names, in order.
+    private static let identityTypes: [PostgresColumnType] = [.text, .text, .bigint, .bigint, .bigint, .integer, .bigint]
 
     private static func identityRow(_ entry: (id: String, owner: IdentityOwner)) -> [PostgresValue?] {
         let (id, owner) = entry

@@ -19,6 +19,16 @@ enum PostgresColumns {
     /// `TextFolding`) so that place matching does not depend on the server's collation.
     static let copied = names + ["place_folded"]
 
+    /// The types of `copied`, for a binary COPY.
+    static let copiedTypes: [PostgresColumnType] =
+        QuakeField.allCases.map { field in
+            switch field.kind {
+            case .text: .text
+            case .integer: .bigint
+            case .real: .double
+            }
+        } + [.text]
+
     /// The row COPY sends for `quake`, in the order of `copied`.
     static func row(_ quake: Quake) -> [PostgresValue?] {
         var row: [PostgresValue?] = QuakeField.allCases.map { field in

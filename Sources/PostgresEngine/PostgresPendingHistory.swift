@@ -1,50 +1,47 @@
 import PostgreSQL
 import QuakesCore
 
-/// The ledger entries of the write still open, in a temporary table of the session, so that a
-/// fetch of a million events does not hold a million of them in memory. The table is part of the
-/// write's transaction: a rollback empties it, the store moves it into the history and empties it
-/// before the commit, and every write begins by emptying it.
+/// The history of the write still open, written straight into `history_change` under the token the
+/// write will have when it commits, so that a fetch of a million events neither holds a million
+/// entries in memory nor copies them from a table of their own at the end.
+///
+/// Writers take turns (the advisory lock, and the row lock on `history_state` that `begin` takes
+/// and the commit keeps), so no other write can be given that token meanwhile, and readers, which
+/// see only committed rows, never see the entries before their transaction. A write that changes
+/// nothing records no transaction: its entries (only those of events that came and went within it)
+/// are removed, and the token is left for the next write.
 struct PostgresPendingHistory: PendingHistory {
     private let connection: PostgresConnection
+    /// The token the write's transaction will have.
+    let token: Int64
 
-    init(_ connection: PostgresConnection) {
+    init(_ connection: PostgresConnection, token: Int64) {
         self.connection = connection
+        self.token = token
     }
 
-    /// Creates the session's table, once, when the connection opens.
-    static func createTable(on connection: PostgresConnection) throws {
-        try connection.execute(
-            """
-            CREATE TEMPORARY TABLE IF NOT EXISTS pending_change (
-                id          text COLLATE "C" NOT NULL PRIMARY KEY,
-                existed     integer NOT NULL,
-                remains     integer NOT NULL,
-                merged_into text COLLATE "C",
-                change      text COLLATE "C"
-            )
-            """)
-    }
-
-    /// Empties the table: a write begins with no entries.
-    static func empty(on connection: PostgresConnection) throws {
-        try connection.execute("TRUNCATE pending_change")
+    /// Begins the history of a write, in its transaction: the next token, its row locked until the
+    /// transaction ends.
+    static func begin(on connection: PostgresConnection) throws -> PostgresPendingHistory {
+        let token =
+            try connection.execute("SELECT last_token + 1 FROM history_state FOR UPDATE").int64(row: 0, column: 0) ?? 1
+        return PostgresPendingHistory(connection, token: token)
     }
 
     /// Holds the deletion of every event older than `cutoff` and deletes them (a prune), in one
     /// statement: each id once, so none has an earlier entry, and the entry's columns come from the
     /// ledger's own.
-    static func deleteEvents(olderThan cutoff: Int64, on connection: PostgresConnection) throws {
+    func deleteEvents(olderThan cutoff: Int64) throws {
         let deletion = HistoryLedger.Entry(id: "", existed: true, remains: false, mergedInto: nil)
         try connection.execute(
             """
             WITH deleted AS (DELETE FROM quake WHERE time < $1::bigint RETURNING id)
-            INSERT INTO pending_change (id, existed, remains, merged_into, change)
-            SELECT id, $2::integer, $3::integer, NULL, $4::text FROM deleted
+            INSERT INTO history_change (token, id, existed, remains, merged_into, change)
+            SELECT $2::bigint, id, $3::integer, $4::integer, NULL, $5::text FROM deleted
             """,
             [
-                .integer(cutoff), .integer(deletion.existed ? 1 : 0), .integer(deletion.remains ? 1 : 0),
-                deletion.change.map { .text($0.rawValue) },
+                .integer(cutoff), .integer(token), .integer(deletion.existed ? 1 : 0),
+                .integer(deletion.remains ? 1 : 0), deletion.change.map { .text($0.rawValue) },
             ])
     }
 
@@ -54,8 +51,10 @@ struct PostgresPendingHistory: PendingHistory {
             """
             SELECT held.id, held.existed, held.remains, held.merged_into
             FROM unnest($1::text[]) AS wanted (id)
-            CROSS JOIN LATERAL (SELECT * FROM pending_change WHERE pending_change.id = wanted.id LIMIT 1) AS held
-            """, [.text(PostgresStatement.arrayLiteral(ids))])
+            CROSS JOIN LATERAL (
+                SELECT * FROM history_change WHERE history_change.token = $2::bigint AND history_change.id = wanted.id
+            ) AS held
+            """, [.text(PostgresStatement.arrayLiteral(ids)), .integer(token)])
         var found: [String: HistoryLedger.Entry] = [:]
         for row in 0..<result.rowCount {
             guard let id = result.string(row: row, column: 0) else { continue }
@@ -68,20 +67,54 @@ struct PostgresPendingHistory: PendingHistory {
     }
 
     /// A plain COPY: an entry saved twice without `replacing` naming it fails the write on the
-    /// primary key rather than lose the first.
+    /// primary key rather than lose the first. Every entry is kept, even one whose event came and
+    /// went (no change), so that a later batch follows it; the commit removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
-        // By the primary key, one at a time: the table has no statistics for the planner, and ids
-        // changed in two batches of one write are few.
-        for id in replacing {
-            try connection.executePrepared("DELETE FROM pending_change WHERE id = $1::text", [.text(id)])
+        if !replacing.isEmpty {
+            var statement = PostgresStatement()
+            let ids = statement.bind(array: Array(replacing))
+            let token = statement.bind(.integer(token), as: "bigint")
+            try connection.execute(
+                "DELETE FROM history_change WHERE token = \(token) AND id = ANY(\(ids))", statement.parameters)
         }
         try connection.copy(
-            "COPY pending_change (id, existed, remains, merged_into, change) FROM STDIN",
-            rows: entries.lazy.map { entry in
+            "COPY history_change (token, id, existed, remains, merged_into, change) FROM STDIN",
+            binary: [.bigint, .text, .integer, .integer, .text, .text],
+            rows: entries.lazy.map { [token] entry in
                 [
-                    .text(entry.id), .integer(entry.existed ? 1 : 0), .integer(entry.remains ? 1 : 0),
+                    .integer(token), .text(entry.id), .integer(entry.existed ? 1 : 0), .integer(entry.remains ? 1 : 0),
                     entry.recordedMergedInto.map(PostgresValue.text), entry.change.map { .text($0.rawValue) },
                 ]
             })
+    }
+
+    /// Records the write as a history transaction of `author` and `source` at `timestamp`, when it
+    /// changed an event, announced to every listener when the transaction commits; a write that
+    /// changed none records nothing.
+    func record(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
+        var commit = StoreCommit(token: nil)
+        try connection.execute(
+            "DELETE FROM history_change WHERE token = $1::bigint AND change IS NULL", [.integer(token)])
+        let counts = try connection.execute(
+            "SELECT change, count(*) FROM history_change WHERE token = $1::bigint GROUP BY change", [.integer(token)])
+        for row in 0..<counts.rowCount {
+            guard let kind = counts.string(row: row, column: 0).flatMap(HistoryChange.Kind.init) else { continue }
+            commit.add(counts.int(row: row, column: 1) ?? 0, of: kind)
+        }
+        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
+        commit.token = token
+        try connection.execute("UPDATE history_state SET last_token = $1::bigint", [.integer(token)])
+        try connection.execute(
+            """
+            INSERT INTO history_transaction (token, timestamp, author, source, inserted, updated, deleted)
+            VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::integer, $6::integer, $7::integer)
+            """,
+            [
+                .integer(token), .integer(timestamp), .text(author), source.map(PostgresValue.text),
+                .integer(Int64(commit.inserted)), .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
+            ])
+        try connection.execute(
+            "SELECT pg_notify($1::text, $2::text)", [.text(PostgresSchema.channel), .text(String(token))])
+        return commit
     }
 }

@@ -63,8 +63,8 @@ enum PostgresSchema {
                 "extra"      text COLLATE "C",
                 "generated"  bigint,
                 place_folded text COLLATE "C",
-                time_utc timestamptz GENERATED ALWAYS AS (to_timestamp(time / 1000.0)) STORED,
-                updated_utc timestamptz GENERATED ALWAYS AS (to_timestamp(updated / 1000.0)) STORED,
+                time_utc timestamptz GENERATED ALWAYS AS (to_timestamp(time::double precision / 1000)) STORED,
+                updated_utc timestamptz GENERATED ALWAYS AS (to_timestamp(updated::double precision / 1000)) STORED,
                 extra_json jsonb GENERATED ALWAYS AS (quakes_jsonb(extra)) STORED
             )
             """,

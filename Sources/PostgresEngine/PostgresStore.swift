@@ -18,9 +18,9 @@ public actor PostgresStore: QuakeWriting {
     private let executor = QueueExecutor(label: "quakes.postgres")
     private var openConnection: PostgresConnection?
 
-    /// The active ingest, with who its history is by and from where: the history is written when
-    /// it commits, from the changes its batches kept in `pending_change`.
-    private let turns = WriterTurns<(author: String, source: String?)>()
+    /// The active ingest, with who its history is by and from where, and the history its batches
+    /// write, recorded as a transaction when it commits.
+    private let turns = WriterTurns<(author: String, source: String?, history: PostgresPendingHistory)>()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -40,9 +40,9 @@ public actor PostgresStore: QuakeWriting {
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         await turns.waitForTurn()
         do {
-            try connection().execute("BEGIN")
-            try PostgresPendingHistory.empty(on: connection())
-            return turns.begin((author, source))
+            let connection = try connection()
+            try connection.execute("BEGIN")
+            return turns.begin((author, source, try PostgresPendingHistory.begin(on: connection)))
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
             turns.end()
@@ -53,10 +53,10 @@ public actor PostgresStore: QuakeWriting {
     public func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError)
         -> IngestCounts
     {
-        _ = try turns.context(of: ticket, in: name)
+        let active = try turns.context(of: ticket, in: name)
         do {
             let connection = try connection()
-            var writes = PostgresBatchWrites(connection: connection)
+            var writes = PostgresBatchWrites(connection: connection, history: active.history)
             var owners = try writes.loadOwners(of: IdentityRules.ids(namedBy: quakes))
             var changed = 0
             for (quake, digest) in zip(quakes, digests ?? quakes.map(QuakeDigest.of)) {
@@ -76,8 +76,7 @@ public actor PostgresStore: QuakeWriting {
         defer { turns.end() }
         do {
             let connection = try connection()
-            let commit = try Self.writePending(
-                author: active.author, source: active.source, timestamp: timestamp, on: connection)
+            let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try Self.save(feedState, on: connection) }
             try connection.commit()
             return commit
@@ -127,12 +126,11 @@ public actor PostgresStore: QuakeWriting {
                 result.tombstones = try count(
                     "SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < $1::bigint", cutoff)
                 if !dryRun, result.events + result.tombstones > 0 {
-                    try PostgresPendingHistory.empty(on: connection)
-                    try PostgresPendingHistory.deleteEvents(olderThan: cutoff, on: connection)
+                    let history = try PostgresPendingHistory.begin(on: connection)
+                    try history.deleteEvents(olderThan: cutoff)
                     try connection.execute("DELETE FROM identity WHERE time < $1::bigint", [.integer(cutoff)])
                     // Tombstones are not events: dropping only them records no history.
-                    result.token =
-                        try Self.writePending(author: "prune", source: nil, timestamp: timestamp, on: connection).token
+                    result.token = try history.record(author: "prune", source: nil, timestamp: timestamp).token
                 }
             }
             if let historyCutoff {
@@ -152,52 +150,7 @@ public actor PostgresStore: QuakeWriting {
         }
     }
 
-    // MARK: - History
-
-    /// Records the changes the write's batches kept in `pending_change` as one history
-    /// transaction, with the next token, announced to every listener when the transaction commits;
-    /// a write without changes records nothing. Empties `pending_change` for the next write.
-    private static func writePending(
-        author: String, source: String?, timestamp: Int64, on connection: PostgresConnection
-    ) throws -> StoreCommit {
-        let commit = try recordPending(author: author, source: source, timestamp: timestamp, on: connection)
-        try connection.execute("TRUNCATE pending_change")
-        return commit
-    }
-
-    private static func recordPending(
-        author: String, source: String?, timestamp: Int64, on connection: PostgresConnection
-    ) throws -> StoreCommit {
-        var commit = StoreCommit(token: nil)
-        let counts = try connection.execute(
-            "SELECT change, count(*) FROM pending_change WHERE change IS NOT NULL GROUP BY change")
-        for row in 0..<counts.rowCount {
-            guard let kind = counts.string(row: row, column: 0).flatMap(HistoryChange.Kind.init) else { continue }
-            commit.add(counts.int(row: row, column: 1) ?? 0, of: kind)
-        }
-        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
-        let token =
-            try connection.execute("UPDATE history_state SET last_token = last_token + 1 RETURNING last_token")
-            .int64(row: 0, column: 0) ?? 0
-        commit.token = token
-        try connection.execute(
-            """
-            INSERT INTO history_transaction (token, timestamp, author, source, inserted, updated, deleted)
-            VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::integer, $6::integer, $7::integer)
-            """,
-            [
-                .integer(token), .integer(timestamp), .text(author), source.map(PostgresValue.text),
-                .integer(Int64(commit.inserted)), .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
-            ])
-        try connection.execute(
-            """
-            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
-            SELECT $1::bigint, id, change, existed, remains, merged_into FROM pending_change WHERE change IS NOT NULL
-            """, [.integer(token)])
-        try connection.execute(
-            "SELECT pg_notify($1::text, $2::text)", [.text(PostgresSchema.channel), .text(String(token))])
-        return commit
-    }
+    // MARK: - Feed state
 
     private static func save(_ state: FeedState, on connection: PostgresConnection) throws {
         try connection.executePrepared(
