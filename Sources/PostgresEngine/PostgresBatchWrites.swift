@@ -215,7 +215,9 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     /// The types of the columns `copyIdentity` names, in order.
-    private static let identityTypes: [PostgresColumnType] = [.text, .text, .bigint, .bigint, .bigint, .integer, .bigint]
+    private static let identityTypes: [PostgresColumnType] = [
+        .text, .text, .bigint, .bigint, .bigint, .integer, .bigint,
+    ]
 
     private static func identityRow(_ entry: (id: String, owner: IdentityOwner)) -> [PostgresValue?] {
         let (id, owner) = entry
