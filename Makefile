@@ -116,13 +116,14 @@ reliability: deps
 
 # Benchmarks (see BENCHMARKS.md): the Python baseline needs python3 and the query baselines the
 # sqlite3 tool, which is installed with apt-get when missing; a baseline that cannot run is left out.
+# The PostgreSQL server it starts syncs to disk as a real one does (QUAKES_PG_DURABLE=1), unlike the tests'.
 bench: deps
 	@command -v sqlite3 >/dev/null || { [ "$$(id -u)" -eq 0 ] && apt-get install -y -qq sqlite3 >/dev/null; } || true
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
-	scripts/with-postgres sh -c '"$$0" run --quakes "$$1" --work .build/bench --output BENCHMARKS.md \
+	QUAKES_PG_DURABLE=1 scripts/with-postgres sh -c '"$$0" run --quakes "$$1" --work .build/bench --output BENCHMARKS.md \
 		--commit "$$2" --postgres "$$QUAKES_TEST_POSTGRES"' \
 		"$$bin/quakes-bench" "$$bin/quakes" "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 

@@ -139,16 +139,16 @@ enum PostgresSchema {
     /// What the connected database is: quakes' own, at a version, or nothing yet; another
     /// program's is refused with `StoreError.foreign`.
     static func version(on connection: PostgresConnection, name: String) throws -> Int32? {
-        let marked = try connection.execute("SELECT to_regclass('quakes_schema') IS NOT NULL")
-        if marked.bool(row: 0, column: 0) == true {
-            let version = try connection.execute("SELECT max(version) FROM quakes_schema")
-            return Int32(version.int64(row: 0, column: 0) ?? 0)
-        }
+        // One statement, so one snapshot: asked in two, a first writer's migration could commit in
+        // between, and its tables would look like another program's.
         // Another program's tables, views, sequences or functions make it not empty; an extension's
         // (PostGIS's spatial_ref_sys, say) do not.
-        let objects = try connection.execute(
+        let found = try connection.execute(
             """
-            SELECT (SELECT count(*) FROM pg_catalog.pg_class c
+            SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class
+                    WHERE relnamespace = current_schema()::regnamespace AND relname = 'quakes_schema'
+                    AND relkind IN ('r', 'p')),
+                (SELECT count(*) FROM pg_catalog.pg_class c
                     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
                     AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
                         WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'))
@@ -157,7 +157,11 @@ enum PostgresSchema {
                     AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
                         WHERE d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'))
             """)
-        guard (objects.int64(row: 0, column: 0) ?? 0) == 0 else {
+        if found.bool(row: 0, column: 0) == true {
+            let version = try connection.execute("SELECT max(version) FROM quakes_schema")
+            return Int32(version.int64(row: 0, column: 0) ?? 0)
+        }
+        guard (found.int64(row: 0, column: 1) ?? 0) == 0 else {
             throw StoreError(path: name, .foreign("it holds objects of its own and no quakes_schema table"))
         }
         return nil

@@ -94,13 +94,16 @@ struct WatchCommand: Command {
         var listens = !fetches
         var previous: ResultSet?
         var lastToken: Int64 = -1
-        // A database that fails before the first pass has worked is most likely named wrongly
+        // A database that fails before the watch has once reached it is most likely named wrongly
         // (host, port, password): the watch ends with the status a script acts on, as `count` would.
-        var hasWorked = false
+        // Its listener connecting is reaching it: a server that stops before the first pass's
+        // reading is then down for a while, as it would be later.
+        var hasReached = false
         while !Task.isCancelled {
             do {
                 if listens, listener == nil { listener = try await database.changeListener() }
                 listens = listener != nil
+                hasReached = hasReached || listens
                 if fetches,
                     let failure = await fetch(feed, into: store, of: database, settings: settings, in: environment)
                 {
@@ -122,8 +125,8 @@ struct WatchCommand: Command {
                     previous = pass.0
                     lastToken = pass.1
                 }
-                hasWorked = true
-            } catch let error where hasWorked && Self.mayPass(error) {
+                hasReached = true
+            } catch let error where hasReached && Self.mayPass(error) {
                 // A server that is down or full for now: said, and tried again at the next pass.
                 environment.standardError.writeLine("Error: \(error)")
             }

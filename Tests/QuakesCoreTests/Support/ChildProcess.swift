@@ -111,4 +111,27 @@ struct ChildProcess: Sendable {
     static func shell(_ script: String, environment: [String: String]? = nil) async throws -> Outcome {
         try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
     }
+
+    /// The backtraces, from gdb, of this process's threads whose frames mention `text`, for the
+    /// message of a test that timed out waiting for code of the tool (blocking: it runs only then).
+    static func stacksOfThisProcess(mentioning text: String) -> String {
+        guard let gdb = installed("gdb") else { return "(gdb is not installed)" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gdb)
+        process.arguments = ["-p", "\(getpid())", "-batch", "-nx", "-ex", "thread apply all bt 25"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "(gdb did not start)" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let threads = String(decoding: data, as: UTF8.self).components(separatedBy: "\nThread ").dropFirst()
+        let relevant = threads.filter { $0.contains(text) }.map { thread in
+            // "#3  0x… in $s10QuakesCore… () at /path/File.swift:12" → the symbol and the place.
+            thread.split(separator: "\n").map { line in
+                line.replacing(#/\s0x[0-9a-f]+\sin\s/#, with: " ").replacing(#/\s\(.*\)\s(at|from)\s/#, with: " @ ")
+            }.joined(separator: "\n")
+        }
+        return relevant.isEmpty ? "(no thread runs such code)" : "\n" + relevant.joined(separator: "\n")
+    }
 }
