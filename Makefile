@@ -1,22 +1,27 @@
-# quakes: build, test, demo and install. Every target that compiles first makes sure the two C
-# libraries' development packages are installed (with apt-get, through sudo when not root).
+# quakes: build, test, demo and install. Every target that compiles first makes sure the C
+# libraries' development packages are installed (with apt-get, through sudo when not root), and
+# every target that tests or measures, the packages the tests need too.
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# libcurl, SQLite and zlib headers; openssl for the tests' https server; libpq's headers, and the
-# PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL layer.
-PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev openssl postgresql libpq-dev
+# libcurl, SQLite, zlib and libpq headers: what building needs (`make deps`).
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev
+# And what the tests and benchmarks need (`make test-deps`): openssl for the tests' https server,
+# and the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL
+# layer. A host that only builds or installs quakes gets no database server.
+TEST_PACKAGES = $(PACKAGES) openssl postgresql
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
+.PHONY: all deps test-deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
 
 all: build
 
-deps:
+# Installs what is missing of the packages $(1), with apt-get (through sudo when not root).
+define install-packages
 	@missing=""; \
-	for package in $(PACKAGES); do \
+	for package in $(1); do \
 		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -25,6 +30,13 @@ deps:
 		$$sudo apt-get update -qq && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call install-packages,$(PACKAGES))
+
+test-deps:
+	$(call install-packages,$(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
@@ -45,7 +57,7 @@ demo: build
 # place an error was thrown.
 TEST_ENVIRONMENT = SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENVIRONMENT) scripts/with-postgres $(SWIFT) test --skip-build
 
@@ -71,7 +83,7 @@ format:
 # The long variants that make check adds to make test: 1,500 random command lines answered alike by
 # both engines, and the processes that share a database fetching a 60,000-feature feed for real.
 LONG_SUITES = EngineParityTests|ProcessTests|PostgresSharingTests
-test-long: deps
+test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 scripts/with-postgres $(SWIFT) test --skip-build --filter '$(LONG_SUITES)'
 
@@ -79,11 +91,11 @@ test-long: deps
 # report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower; every suite
 # takes about 8 minutes on two cores. TSAN_SUITES narrows it (a --filter pattern) for a quicker look.
 TSAN_SUITES ?= .
-test-tsan: deps
+test-tsan: test-deps
 	$(TEST_ENVIRONMENT) QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1" scripts/with-postgres \
 		$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_SUITES)'
 
-test-asan: deps
+test-asan: test-deps
 	$(TEST_ENVIRONMENT) QUAKES_SANITIZED=address ASAN_OPTIONS="halt_on_error=1" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp" \
 		scripts/with-postgres $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
@@ -100,7 +112,7 @@ fuzz: deps
 # The reliability suites in their long mode (100 random kills, 2,000 damaged feeds, 20,000 command
 # lines); their own report becomes the README's Reliability table, between its two markers.
 RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests|\.SharingTests
-reliability: deps
+reliability: test-deps
 	$(SWIFT) build --build-tests
 	@rm -f .build/reliability.tsv
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 QUAKES_RELIABILITY_REPORT=$(CURDIR)/.build/reliability.tsv \
@@ -117,7 +129,7 @@ reliability: deps
 # Benchmarks (see BENCHMARKS.md): the Python baseline needs python3 and the query baselines the
 # sqlite3 tool, which is installed with apt-get when missing; a baseline that cannot run is left out.
 # The PostgreSQL server it starts syncs to disk as a real one does (QUAKES_PG_DURABLE=1), unlike the tests'.
-bench: deps
+bench: test-deps
 	@command -v sqlite3 >/dev/null || { [ "$$(id -u)" -eq 0 ] && apt-get install -y -qq sqlite3 >/dev/null; } || true
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
@@ -128,7 +140,7 @@ bench: deps
 		"$$bin/quakes-bench" "$$bin/quakes" "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # Every case of `make bench` once, on 20,000 features: checks that the suite runs, in under a minute.
-bench-quick: deps
+bench-quick: test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure

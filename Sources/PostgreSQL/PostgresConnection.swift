@@ -182,7 +182,7 @@ public final class PostgresConnection {
     private func checked(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
         guard let result else {
             // libpq returns no result only when it could not send the command or ran out of memory.
-            throw PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql)
+            throw libpqFailure(sql: sql)
         }
         switch cpq_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
@@ -273,7 +273,7 @@ public final class PostgresConnection {
     {
         guard !sql.utf8.contains(0) else { throw Self.nulError(sql: sql) }
         guard let result = cpq_PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0) else {
-            throw PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql)
+            throw libpqFailure(sql: sql)
         }
         guard cpq_PQresultStatus(result) == PGRES_COPY_IN else {
             _ = try checked(result, sql: sql)
@@ -292,7 +292,7 @@ public final class PostgresConnection {
             let count = min(data.count - offset, 1 << 30)
             // In blocking mode, libpq returns 1 once the data is queued or sent, -1 on failure.
             guard cpq_PQputCopyData(handle, start + offset, Int32(count)) == 1 else {
-                throw PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql)
+                throw libpqFailure(sql: sql)
             }
             offset += count
         }
@@ -301,7 +301,7 @@ public final class PostgresConnection {
     /// Ends the COPY under way and returns the number of rows stored.
     func endCopy(sql: String) throws(PostgresError) -> Int {
         guard cpq_PQputCopyEnd(handle, nil) == 1 else {
-            let error = PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql)
+            let error = libpqFailure(sql: sql)
             drainResults()
             throw error
         }
@@ -349,7 +349,7 @@ public final class PostgresConnection {
         while true {
             // Read what the socket already holds: the notifications may be in it, or already read.
             guard cpq_PQconsumeInput(handle) == 1 else {
-                throw PostgresError(message: Self.trimmed(cpq_PQerrorMessage(handle)))
+                throw libpqFailure(sql: nil)
             }
             let notifications = receivedNotifications()
             if !notifications.isEmpty { return notifications }
@@ -447,9 +447,24 @@ public final class PostgresConnection {
             cpq_PQresultErrorField(result, code).map { String(cString: $0) }
         }
         let message = field(DiagnosticField.message) ?? Self.trimmed(cpq_PQresultErrorMessage(result))
+        let sqlState = Self.sqlState(of: result)
         return PostgresError(
-            message: message, sqlState: Self.sqlState(of: result), detail: field(DiagnosticField.detail),
-            hint: field(DiagnosticField.hint), sql: sql)
+            message: message, sqlState: sqlState, detail: field(DiagnosticField.detail),
+            hint: field(DiagnosticField.hint), sql: sql, sessionEnded: sessionEnded(sqlState: sqlState))
+    }
+
+    /// The error libpq found on its own (the command not sent, the connection lost).
+    private func libpqFailure(sql: String?) -> PostgresError {
+        PostgresError(
+            message: Self.trimmed(cpq_PQerrorMessage(handle)), sql: sql, sessionEnded: sessionEnded(sqlState: nil))
+    }
+
+    /// True when the failure ended the session: the server shut down or restarted (SQLSTATE class
+    /// 57P, `terminating connection due to administrator command`), the connection broke (class
+    /// 08), or libpq lost it.
+    private func sessionEnded(sqlState: String?) -> Bool {
+        if let sqlState, sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") { return true }
+        return cpq_PQstatus(handle) != CONNECTION_OK
     }
 
     /// The `PG_DIAG_…` codes of `PQresultErrorField`, character constants of the wire protocol that

@@ -20,6 +20,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public let sql: String?
     /// Why no session began, for a connection that failed.
     public let connectionFailure: ConnectionFailure?
+    /// True when the failure ended a session under way (the server restarted, the network broke):
+    /// the connection cannot be used further, and a new one may work.
+    public let sessionEnded: Bool
 
     /// Why a connection failed, as far as a caller can act on it.
     public enum ConnectionFailure: Sendable, Equatable {
@@ -37,7 +40,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     public init(
         message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil, sql: String? = nil,
-        connectionFailure: ConnectionFailure? = nil
+        connectionFailure: ConnectionFailure? = nil, sessionEnded: Bool = false
     ) {
         self.message = message
         self.sqlState = sqlState
@@ -45,6 +48,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.hint = hint
         self.sql = sql
         self.connectionFailure = connectionFailure
+        self.sessionEnded = sessionEnded
     }
 
     public var description: String {

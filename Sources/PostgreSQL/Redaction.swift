@@ -37,7 +37,17 @@ extension PostgresConnection {
         for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
             message = message.replacing(secret, with: "***")
         }
-        return message
+        // libpq quotes what it could not use, which may hold a piece of a password that it split
+        // elsewhere than we do: `u:pa/ss@h` gives `invalid integer value "pa" for connection option
+        // "port"`, and `u:pa@ss@h` gives `could not translate host name "ss@h"`.
+        let pieces = secrets.flatMap { $0.split(whereSeparator: { "@/:".contains($0) }) }.map(String.init)
+            .filter { $0.count >= 2 }
+        return message.replacing(#/"([^"]*)"/#) { match in
+            let quoted = String(match.output.1)
+            let holdsSecret =
+                !quoted.isEmpty && (secrets.contains { $0.contains(quoted) } || pieces.contains { quoted.contains($0) })
+            return holdsSecret ? "\"***\"" : String(match.output.0)
+        }
     }
 
     /// A password in a connection string: where its text lies, that text, and the value it stands
@@ -64,10 +74,11 @@ extension PostgresConnection {
             found.append(Password(range: range, raw: raw, value: percentDecoded(bytes[range])))
         }
         var index = start
-        // Like libpq, the user information ends at the first "@" before any "/".
-        if let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "/") }),
-            bytes[end] == UInt8(ascii: "@")
-        {
+        // libpq ends the user information at the first "@" before any "/", but a password with an
+        // unescaped "/" or "@" in it (as generated ones have) is still one: here it ends at the
+        // last "@" before the parameters, which hides more than libpq reads, never less.
+        let parameters = bytes[start...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        if let end = bytes[start..<parameters].lastIndex(of: UInt8(ascii: "@")) {
             if let colon = bytes[start..<end].firstIndex(of: UInt8(ascii: ":")) { add(colon + 1..<end) }
             index = end + 1
         }

@@ -99,7 +99,10 @@ enum PostgresQuery {
     static func sectionExpression(_ key: SectionKey) -> String? {
         switch key {
         case .hour, .day, .week, .month: nil
-        case .magnitude: "floor(mag)::bigint"
+        case .magnitude:
+            // greatest() and least() skip NULLs: a missing magnitude stays NULL only through CASE.
+            "CASE WHEN mag IS NOT NULL THEN "
+                + "least(greatest(floor(mag), -\(SectionKey.outermostBand)), \(SectionKey.outermostBand))::bigint END"
         case .type: asciiLowercased("type")
         case .network: "net"
         case .alert: asciiLowercased("alert")

@@ -63,8 +63,8 @@ enum PostgresSchema {
                 "extra"      text COLLATE "C",
                 "generated"  bigint,
                 place_folded text COLLATE "C",
-                time_utc timestamptz GENERATED ALWAYS AS (to_timestamp(time::double precision / 1000)) STORED,
-                updated_utc timestamptz GENERATED ALWAYS AS (to_timestamp(updated::double precision / 1000)) STORED,
+                time_utc timestamptz GENERATED ALWAYS AS (\(timestamp("time"))) STORED,
+                updated_utc timestamptz GENERATED ALWAYS AS (\(timestamp("updated"))) STORED,
                 extra_json jsonb GENERATED ALWAYS AS (quakes_jsonb(extra)) STORED
             )
             """,
@@ -129,6 +129,14 @@ enum PostgresSchema {
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }
+
+    /// The `timestamptz` of a column of milliseconds, or NULL where PostgreSQL's timestamps end (4713
+    /// BC, 294276 AD) and a feed's number does not: a feed may say any time, and SQLite stores it.
+    /// A second inside each end, so that the division's rounding cannot step over it.
+    private static func timestamp(_ column: String) -> String {
+        "CASE WHEN \(column) >= -210866803199000 AND \(column) < 9224318015000000 "
+            + "THEN to_timestamp(\(column)::double precision / 1000) END"
+    }
 
     /// The channel every commit that changed the store is announced on, with its history token.
     static let channel = "quakes_changes"

@@ -40,8 +40,7 @@ public actor PostgresStore: QuakeWriting {
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         await turns.waitForTurn()
         do {
-            let connection = try connection()
-            try connection.execute("BEGIN")
+            let connection = try beginTransaction()
             return turns.begin((author, source, try PostgresPendingHistory.begin(on: connection)))
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
@@ -169,6 +168,22 @@ public actor PostgresStore: QuakeWriting {
 
     // MARK: - Private
 
+    /// Begins a transaction on the write connection, or on a new one when the server ended the
+    /// session since the last transaction (it restarted): nothing is lost, as no work was under
+    /// way, and a watch that fetches takes up again when the server is back.
+    private func beginTransaction() throws -> PostgresConnection {
+        let connection = try connection()
+        do {
+            try connection.execute("BEGIN")
+            return connection
+        } catch let error where error.sessionEnded {
+            openConnection = nil
+            let fresh = try self.connection()
+            try fresh.execute("BEGIN")
+            return fresh
+        }
+    }
+
     private func connection() throws(StoreError) -> PostgresConnection {
         if let openConnection { return openConnection }
         do {
@@ -188,9 +203,8 @@ public actor PostgresStore: QuakeWriting {
         committing: Bool = true, _ body: (PostgresConnection) throws -> Result
     ) async throws(StoreError) -> Result {
         await turns.waitForTurn()
-        let connection = try connection()
         do {
-            try connection.execute("BEGIN")
+            let connection = try beginTransaction()
             do {
                 let result = try body(connection)
                 if committing { try connection.commit() } else { try connection.execute("ROLLBACK") }

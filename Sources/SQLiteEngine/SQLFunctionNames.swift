@@ -42,7 +42,7 @@ enum SQLFunctionNames {
         }
         try connection.createFunction(band, argumentCount: 1) { arguments in
             guard let magnitude = arguments.double(0), magnitude.isFinite else { return .null }
-            return .integer(Int64(magnitude.rounded(.down)))
+            return .integer(SectionKey.band(of: magnitude))
         }
         try connection.createCollation(caseInsensitive, TextFolding.compare)
     }

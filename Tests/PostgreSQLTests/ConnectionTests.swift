@@ -28,6 +28,9 @@ import Testing
             "host=127.0.0.1 port=1 password='s3cret-pw with spaces' connect_timeout=5",
             // libpq quotes the token it cannot decode, here the password itself.
             "postgresql://quakes:s3cret-pw%zz@127.0.0.1:1/quakes",
+            // Unescaped "/" and "@": libpq reads a piece as the port or the host, and quotes it.
+            "postgresql://quakes:s3cret/pw@127.0.0.1:1/quakes?connect_timeout=5",
+            "postgresql://quakes:pw@s3cret@127.0.0.1:1/quakes?connect_timeout=5",
             // The server answers, but has no such database.
             TestDatabase.uri(
                 TestDatabase.uri(serverURI, database: "quakes_missing_database"), adding: "password=s3cret-pw"),

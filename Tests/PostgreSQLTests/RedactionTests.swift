@@ -11,6 +11,9 @@ import Testing
             "postgresql://h/db?user=u&password=***&sslmode=require"
         ),
         ("postgresql://u@h/db", "postgresql://u@h/db"),
+        // Unescaped, as generated passwords often are: libpq splits them elsewhere, but they stay hidden.
+        ("postgresql://u:pa/ss@h/db", "postgresql://u:***@h/db"),
+        ("postgresql://u:pa@ss@h/db?application_name=a@b", "postgresql://u:***@h/db?application_name=a@b"),
         (
             "postgresql:///postgres?host=/tmp/quakes-pg.x&user=postgres",
             "postgresql:///postgres?host=/tmp/quakes-pg.x&user=postgres"

@@ -215,6 +215,44 @@ import Testing
         #expect(quiet.standardOutput.isEmpty)
     }
 
+    /// A feed may carry any number: times as far as the decoder takes them (±9e15 ms), before
+    /// PostgreSQL's timestamps begin (4713 BC, which its generated `time_utc` cannot hold), and
+    /// magnitudes beyond any whole number a band can name. Every engine stores them, and answers
+    /// alike.
+    @Test func extremeNumbersAreStoredAndAnsweredAlikeOnEveryEngine() async throws {
+        let events = [
+            ("far", "9000000000000000", "-9000000000000000", "1e300"),
+            ("early", "-9000000000000000", "null", "-1e300"),
+            ("plain", "1600000000000", "1600000001000", "4.5"),
+        ]
+        let features = events.map { id, time, updated, magnitude in
+            #"{"type":"Feature","properties":{"time":\#(time),"updated":\#(updated),"mag":\#(magnitude)},"#
+                + #""geometry":{"type":"Point","coordinates":[0,0,1]},"id":"\#(id)"}"#
+        }
+        var answers: [[String]] = []
+        let folder = try TemporaryDirectory()
+        for engine in TestEngine.allCases {
+            let store = try engine.newDatabase()
+            let path = try folder.write(
+                "extreme.geojson", #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+            let fetch = await QuakesRun.fetch([path], database: store.location)
+            #expect(fetch.status == .success, "\(engine): \(fetch.standardError)")
+            var outputs: [String] = []
+            for command in [
+                ["list", "--format", "ndjson"], ["list", "--section", "magnitude", "--format", "ndjson"],
+                ["count", "--section", "magnitude"], ["list", "--min-magnitude", "1000", "--format", "csv"],
+                ["show", "far", "--format", "json"],
+            ] {
+                let run = await QuakesRun.run(command + ["--db", store.location], variables: ["TZ": "UTC"])
+                #expect(run.status == .success, "\(engine) \(command): \(run.standardError)")
+                outputs.append(run.standardOutput)
+            }
+            #expect(outputs[0].split(separator: "\n").count == 3, "\(engine): \(outputs[0])")
+            answers.append(outputs)
+        }
+        #expect(Set(answers).count == 1, "\(answers)")
+    }
+
     @Test func skippedFeaturesBeyondTheFirstFewAreCounted() async throws {
         let folder = try TemporaryDirectory()
         let bad = (0..<12).map { #"{"type":"Feature","properties":{},"id":"x\#($0)"}"# }

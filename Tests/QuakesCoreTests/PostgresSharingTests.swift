@@ -171,6 +171,33 @@ import Testing
         #expect(watch.output.text.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"change":"insert""#) })
         #expect(watch.errors.text.split(separator: "\n").allSatisfy { $0.hasPrefix("Error: ") }, "\(watch.errors.text)")
     }
+
+    /// A watch that fetches keeps its write connection between passes: once the server is back,
+    /// the next pass connects again and stores what its source says.
+    @Test func aWatchThatFetchesGoesOnThroughARestartOfTheServer() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.remove() }
+        let database = cluster.uri
+        let folder = try TemporaryDirectory()
+        let feed = try folder.write("feed.geojson", Array(try Fixtures.data(Fixtures.alerts)))
+        let watch = RunningQuakes(
+            ["watch", "--db", database, "--interval", "0.2s", "--format", "ndjson", "--changes-only", feed],
+            variables: ["TZ": "UTC"])
+        let observer = try PostgresConnection(uri: database)
+        try await StalledFetch.waitUntil("the watch has fetched") {
+            (try? observer.execute("SELECT count(*) FROM quake").int(row: 0, column: 0)) ?? 0 > 0
+        }
+        try await cluster.control("stop", "-m", "fast")
+        try await watch.waitForErrors { $0.contains("Error: ") }
+        try await cluster.control("start")
+        // Replaced whole, as a download would be: the watch never reads half a file.
+        let next = try folder.write("next.geojson", Array(try Fixtures.data(Fixtures.fourFiveLater)))
+        #expect(rename(next, feed) == 0)
+        try await watch.wait { $0.split(separator: "\n").count >= 78 }
+        #expect(await watch.stop() == .success)
+        #expect(watch.output.text.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"change":"insert""#) })
+        #expect(watch.errors.text.split(separator: "\n").allSatisfy { $0.hasPrefix("Error: ") }, "\(watch.errors.text)")
+    }
 }
 
 /// A server that asks for passwords, as a shared one does: a wrong or missing password is 77, and

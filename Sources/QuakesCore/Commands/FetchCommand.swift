@@ -126,7 +126,7 @@ struct FetchCommand: Command {
         ).run()
         drawing?.cancel()
         await drawing?.value
-        withExtendedLifetime(lock) {}
+        await lock.release()
         try Task.checkCancellation()
 
         let summary = FetchSummary(

@@ -58,11 +58,16 @@ struct PruneCommand: Command {
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
         let lock = try await database.lockWriter(waiting: wait)
-        defer { withExtendedLifetime(lock) {} }
         let store = database.writer()
-        let result = try await store.prune(
-            eventsBefore: eventCutoff, historyBefore: historyCutoff,
-            timestamp: environment.clock(), dryRun: dryRun)
+        let result: PruneResult
+        do {
+            result = try await store.prune(
+                eventsBefore: eventCutoff, historyBefore: historyCutoff, timestamp: environment.clock(), dryRun: dryRun)
+        } catch {
+            await lock.release()
+            throw error
+        }
+        await lock.release()
         var lines: [String] = []
         if let eventCutoff {
             let tombstones =

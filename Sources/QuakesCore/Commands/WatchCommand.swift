@@ -96,9 +96,9 @@ struct WatchCommand: Command {
         var lastToken: Int64 = -1
         // A database that fails before the watch has once reached it is most likely named wrongly
         // (host, port, password): the watch ends with the status a script acts on, as `count` would.
-        // Its listener connecting is reaching it: a server that stops before the first pass's
-        // reading is then down for a while, as it would be later.
-        var hasReached = false
+        // Its store opening (for a watch that fetches) or its listener connecting is reaching it: a
+        // server that stops before the first pass's reading is then down for a while, as later.
+        var hasReached = fetches
         while !Task.isCancelled {
             do {
                 if listens, listener == nil { listener = try await database.changeListener() }
@@ -152,10 +152,11 @@ struct WatchCommand: Command {
     }
 
     /// True for a failure of the database that trying again may cure (no server answered, or it
-    /// takes no session now, or another process held the database too long): a watch reports it
-    /// and goes on, as it does for a fetch that fails for such a reason.
+    /// takes no session now, or ended the one under way, or another process held the database too
+    /// long): a watch reports it and goes on, as it does for a fetch that fails for such a reason.
     private static func mayPass(_ error: any Error) -> Bool {
-        [ExitStatus.unavailable, .temporaryFailure].contains(ExitStatus(for: error))
+        (error as? StoreError)?.sessionEnded == true
+            || [ExitStatus.unavailable, .temporaryFailure].contains(ExitStatus(for: error))
     }
 
     /// One fetch pass. A failure that trying again may cure (the network, the server, a feed that
@@ -178,7 +179,7 @@ struct WatchCommand: Command {
             sources: [feed], settings: settings, store: store,
             downloader: environment.downloader, progress: nil
         ).run()
-        withExtendedLifetime(lock) {}
+        await lock.release()
         for case let .failure(failure) in outcomes where !(failure.error is CancellationError) {
             if case .unreadableFile = failure.error as? DownloadError { return failure }
             environment.standardError.writeLine("Error: \(failure)")

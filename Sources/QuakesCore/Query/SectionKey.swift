@@ -29,11 +29,28 @@ public enum SectionKey: String, Sendable, CaseIterable {
     func value(of quake: Quake, zone: DisplayZone) -> SectionValue {
         switch self {
         case .hour, .day, .week, .month: .number(zone.number(quake.time, in: unit!))
-        case .magnitude: quake.magnitude.map { .number(Int64($0.rounded(.down))) } ?? .none
+        case .magnitude: quake.magnitude.map { .number(Self.band(of: $0)) } ?? .none
         case .type: quake.eventType.map { .text(TextFolding.asciiLowercased($0)) } ?? .none
         case .network: quake.network.map { .text($0) } ?? .none
         case .alert: quake.alert.map { .text(TextFolding.asciiLowercased($0)) } ?? .none
         }
+    }
+
+    /// The magnitude band of `magnitude`: its whole part, floor(mag), as every engine computes it.
+    /// A feed may carry any number (1e300); beyond ±2^53 (where doubles stop holding every whole
+    /// number) the band is the outermost one, whose section holds everything beyond.
+    package static func band(of magnitude: Double) -> Int64 {
+        Int64(min(max(magnitude.rounded(.down), -Double(outermostBand)), Double(outermostBand)))
+    }
+
+    /// 2^53; `PostgresQuery` writes it in SQL too.
+    package static let outermostBand: Int64 = 1 << 53
+
+    /// The magnitudes whose band is `band`: the outermost bands reach to infinity.
+    private static func magnitudes(inBand band: Int64) -> Range<Double> {
+        let lower: Double = band <= -outermostBand ? -.infinity : Double(band)
+        let upper: Double = band >= outermostBand ? .infinity : Double(band + 1)
+        return lower..<upper
     }
 
     /// Which rows a section holds, as ranges where it has them (so that an engine's indexes serve
@@ -51,7 +68,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     func rows(of value: SectionValue, zone: DisplayZone) -> Rows {
         switch (self, value) {
         case (_, .none): .missing
-        case let (.magnitude, .number(band)): .magnitudes(Double(band)..<Double(band + 1))
+        case let (.magnitude, .number(band)): .magnitudes(Self.magnitudes(inBand: band))
         case let (_, .number(number)): .times(zone.start(of: number, in: unit!)..<zone.start(of: number + 1, in: unit!))
         case let (_, .text(text)): .text(text)
         }

@@ -40,5 +40,12 @@ extension Database {
     }
 }
 
-/// The right to write a database, held until the value is released.
-package protocol WriterLease: AnyObject, Sendable {}
+/// The right to write a database, held until `release()`, or until the value goes.
+package protocol WriterLease: AnyObject, Sendable {
+    /// Lets go of the right now, off the cooperative pool where that blocks (a server round trip).
+    func release() async
+}
+
+extension WriterLease {
+    package func release() async {}
+}

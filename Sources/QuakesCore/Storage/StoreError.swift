@@ -4,6 +4,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// The database: its file, or its server's URI without the password.
     public var path: String
     public var reason: Reason
+    /// True when the failure ended a session with the database server (a restart): a watch that has
+    /// reached the database goes on, and its next pass connects again.
+    public var sessionEnded = false
 
     public enum Reason: Sendable {
         /// The engine's error: its message, and whether another process held the database.
@@ -44,8 +47,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public init(path: String, _ error: any Error) {
         self.path = path
         switch error {
-        case let error as StoreError: reason = error.reason
+        case let error as StoreError:
+            reason = error.reason
+            sessionEnded = error.sessionEnded
         case let error as any EngineError:
+            sessionEnded = error.sessionEnded
             if let failure = error.failedConnection {
                 reason = .connection(error.message, failure)
             } else {
@@ -94,8 +100,11 @@ public protocol EngineError: Error {
     var isBusy: Bool { get }
     /// Why no session with a database server began, for an engine that has a server.
     var failedConnection: StoreError.ConnectionFailure? { get }
+    /// True when the failure ended a session with a database server under way.
+    var sessionEnded: Bool { get }
 }
 
 extension EngineError {
     public var failedConnection: StoreError.ConnectionFailure? { nil }
+    public var sessionEnded: Bool { false }
 }
