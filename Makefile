@@ -81,8 +81,9 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
 
 # The long variants that make check adds to make test: 1,500 random command lines answered alike by
-# both engines, and the processes that share a database fetching a 60,000-feature feed for real.
-LONG_SUITES = EngineParityTests|ProcessTests|PostgresSharingTests
+# both engines, 1,500 random queries answered by SQLite as by the reference semantics in memory, and
+# the processes that share a database fetching a 60,000-feature feed for real.
+LONG_SUITES = EngineParityTests|ProcessTests|PostgresSharingTests|QuerySemanticsTests
 test-long: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 scripts/with-postgres $(SWIFT) test --skip-build --filter '$(LONG_SUITES)'
