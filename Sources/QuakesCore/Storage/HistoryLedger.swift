@@ -60,6 +60,11 @@ package struct HistoryLedger: Sendable {
         entries[id] = entries[id].map { $0.followed(by: entry) } ?? entry
     }
 
+    /// The entries recorded so far, for a store that keeps a whole write in memory.
+    package var entriesSoFar: [Entry] {
+        Array(entries.values)
+    }
+
     /// Moves the entries recorded so far into `pending`, where the engine keeps those of earlier
     /// batches, each following the entry `pending` holds for its id; `mayHaveEarlier` says which
     /// ids an earlier batch may have changed (those that were stored when the batch began), so that

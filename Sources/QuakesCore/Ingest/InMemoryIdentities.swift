@@ -1,0 +1,70 @@
+/// The events and the owners of their ids, held in memory, changed by `IdentityRules` as an
+/// engine's tables are: the write side of a store that is read whole and written whole (a GeoJSON
+/// file), and, beside the SQL engines, a second implementation of where the rules lead.
+package struct InMemoryIdentities: IdentityStore, Sendable {
+    /// The stored events, by id.
+    package private(set) var events: [String: Quake]
+    /// The owner of every id any version named; a deletion that owns its own id is a tombstone.
+    package private(set) var owners: [String: IdentityOwner]
+    /// What changed since the last `takeChanges()`.
+    private var ledger = HistoryLedger()
+
+    package init(events: [String: Quake] = [:], owners: [String: IdentityOwner] = [:]) {
+        self.events = events
+        self.owners = owners
+    }
+
+    /// Applies features in order, as a fetch applies its batches; returns how many changed an event.
+    @discardableResult
+    package mutating func apply(_ quakes: [Quake]) -> Int {
+        var current = owners(of: IdentityRules.ids(namedBy: quakes))
+        var changed = 0
+        for quake in quakes {
+            // Nothing here throws: the store's methods only change dictionaries.
+            if (try? IdentityRules.apply(quake, digest: QuakeDigest.of(quake), owners: &current, to: &self)) == true {
+                changed += 1
+            }
+        }
+        return changed
+    }
+
+    /// Deleted events that are remembered: ids owned by their own deletion.
+    package var tombstones: Int {
+        owners.reduce(0) { $0 + ($1.value.isDeletion && $1.value.isOwnVersion(of: $1.key) ? 1 : 0) }
+    }
+
+    /// The net changes recorded since the last call, for the history: the ledger holds them all,
+    /// as memory is where this store keeps everything anyway.
+    package mutating func takeChanges() -> [HistoryLedger.Entry] {
+        defer { ledger = HistoryLedger() }
+        return ledger.entriesSoFar
+    }
+
+    // MARK: - IdentityStore
+
+    package func owners(of ids: [String]) -> [String: IdentityOwner] {
+        var found: [String: IdentityOwner] = [:]
+        for id in ids { if let owner = owners[id] { found[id] = owner } }
+        return found
+    }
+
+    package mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) {
+        for id in ids { owners[id] = owner }
+    }
+
+    package mutating func writeEvent(_ quake: Quake) {
+        events[quake.id] = quake
+    }
+
+    package mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) {
+        events[id]?.feedGenerated = generated
+    }
+
+    package mutating func deleteEvent(_ id: String) {
+        events[id] = nil
+    }
+
+    package mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
+        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    }
+}
