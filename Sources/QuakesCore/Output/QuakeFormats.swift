@@ -1,6 +1,6 @@
 /// A quake as the machine-readable formats write it: the USGS property names in USGS order, times
 /// as ISO 8601 UTC strings with milliseconds, then the coordinates.
-enum QuakeFormats {
+package enum QuakeFormats {
     /// The fields of a quake object and of a CSV row, in order.
     static let fieldNames = QuakeField.listed.map(\.name)
 
@@ -103,7 +103,7 @@ enum QuakeFormats {
     /// The quake as a GeoJSON feature in the USGS shape: millisecond times, `[lon, lat, depth]`, and
     /// the properties kept in `extra` back in place, so `quakes fetch` reads it back to the same row.
     /// The feed time of the version travels as the feature's `generated` member.
-    static func geoJSONFeature(_ quake: Quake) -> String {
+    package static func geoJSONFeature(_ quake: Quake) -> String {
         let extra = ExtraProperties(quake.extra)
         func known(_ name: String, _ value: JSONValue) -> (String, JSONValue) {
             // A property stored in `extra` because its type was unexpected goes back under its name.

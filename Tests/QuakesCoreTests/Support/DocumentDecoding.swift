@@ -1,31 +1,15 @@
 @testable import QuakesCore
 
 /// A whole document run through the splitter and the decoder the way a fetch does, in blocks of
-/// `blockSize` bytes and chunks of about `chunkSize`, but on one thread.
+/// `blockSize` bytes and chunks of about `chunkSize`, but on one thread (`FeatureDocument`).
 struct DecodedDocument {
     var quakes: [Quake] = []
     var problems: [FeatureProblem] = []
     var chunkCount = 0
 
     init(_ bytes: [UInt8], blockSize: Int = 1 << 20, chunkSize: Int = 64 * 1024) throws {
-        var splitter = FeedSplitter(chunkSize: chunkSize)
-        var chunks: [FeatureChunk] = []
-        try bytes.withUnsafeBytes { buffer in
-            var start = 0
-            while start < buffer.count {
-                let end = min(start + blockSize, buffer.count)
-                try splitter.consume(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) { chunks.append($0) }
-                start = end
-            }
-        }
-        let outline = try splitter.finish()
-        if let remaining = outline.remainingFeatures { chunks.append(remaining) }
-        chunkCount = chunks.count
-        for chunk in chunks {
-            let batch = try chunk.decode()
-            quakes += batch.quakes
-            problems += batch.problems
-        }
+        let document = try bytes.withUnsafeBytes { try FeatureDocument($0, blockSize: blockSize, chunkSize: chunkSize) }
+        (quakes, problems, chunkCount) = (document.quakes, document.problems, document.chunkCount)
     }
 
     init(_ text: String, blockSize: Int = 1 << 20) throws {

@@ -1,0 +1,121 @@
+import Foundation
+import QuakesCore
+
+/// What a GeoJSON-file store holds, and its bytes: one `FeatureCollection` in the shape
+/// `quakes list --format geojson` writes, so that web maps, GIS tools and GDAL open it as it is,
+/// with what the store needs besides the events in `metadata.quakes` (the schema version, the last
+/// history token, the feeds' validators, and the owner of every id, tombstones among them).
+///
+/// The bytes depend only on the content: features newest first (then by id), owners and feeds by
+/// their keys, one feature a line, no version or clock of the writer's. So a fetch that changes
+/// nothing writes the same file, byte for byte, and `git diff` shows what a fetch changed, line by
+/// line. For the same reason the time a feed was last checked is not kept: `status` reports it as
+/// unknown for this engine.
+package struct GeoJSONStoreFile: Sendable, Equatable {
+    package static let schemaVersion = 1
+
+    package var events: [String: Quake] = [:]
+    package var owners: [String: IdentityOwner] = [:]
+    /// The feeds' validators, without `checked` (see above).
+    package var feeds: [String: FeedState] = [:]
+    /// The newest history token ever issued.
+    package var lastToken: Int64 = 0
+
+    package init() {}
+
+    // MARK: - Writing
+
+    /// The file's bytes.
+    package func encoded() -> [UInt8] {
+        var text = #"{"type":"FeatureCollection","metadata":"# + metadata().serialized() + #","features":["# + "\n"
+        let ordered = events.values.sorted { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
+        for (index, quake) in ordered.enumerated() {
+            text += (index == 0 ? "" : ",\n") + QuakeFormats.geoJSONFeature(quake)
+        }
+        text += (ordered.isEmpty ? "" : "\n") + "]}\n"
+        return Array(text.utf8)
+    }
+
+    private func metadata() -> JSONValue {
+        let feeds = self.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) }.map { feed in
+            JSONValue.object([
+                ("url", .string(feed.url)), ("etag", feed.etag.map(JSONValue.string) ?? .null),
+                ("lastModified", feed.lastModified.map(JSONValue.string) ?? .null), ("fetched", .integer(feed.fetched)),
+                ("outcome", feed.outcome.map(JSONValue.string) ?? .null),
+            ])
+        }
+        let owners = self.owners.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { id, owner in
+            JSONValue.array([
+                .string(id), .string(owner.event), owner.version.updated.map(JSONValue.integer) ?? .null,
+                owner.version.generated.map(JSONValue.integer) ?? .null, .integer(owner.version.digest),
+                .bool(owner.isDeletion), .integer(owner.time),
+            ])
+        }
+        return .object([
+            ("title", .string("quakes store")),
+            (
+                "quakes",
+                .object([
+                    ("schema", .integer(Int64(Self.schemaVersion))), ("lastToken", .integer(lastToken)),
+                    ("feeds", .array(feeds)), ("owners", .array(owners)),
+                ])
+            ),
+        ])
+    }
+
+    // MARK: - Reading
+
+    /// Reads a store's bytes; anything else (another GeoJSON, any other file, a store of a newer
+    /// schema) is refused with `StoreError` (`foreign`), and the file is left alone.
+    package static func decode(_ bytes: [UInt8], name: String) throws(StoreError) -> GeoJSONStoreFile {
+        // The metadata is on the first line, as `encoded()` writes it: read it alone, and leave the
+        // features to the feed decoder.
+        let prefix = #"{"type":"FeatureCollection","metadata":"#
+        let suffix = #","features":["#
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")), bytes.starts(with: prefix.utf8),
+            bytes[..<newline].reversed().starts(with: suffix.utf8.reversed())
+        else { throw StoreError(path: name, .foreign("it is not a GeoJSON file that quakes keeps")) }
+        let metadataBytes = bytes[prefix.utf8.count..<(newline - suffix.utf8.count)]
+        guard let metadata = try? JSONSerialization.jsonObject(with: Data(metadataBytes)) as? [String: Any],
+            let store = metadata["quakes"] as? [String: Any], let schema = store["schema"] as? Int
+        else { throw StoreError(path: name, .foreign("its metadata has no quakes store in it")) }
+        guard schema <= Self.schemaVersion else {
+            throw StoreError(
+                path: name,
+                "the file has schema version \(schema), newer than this version of quakes understands "
+                    + "(\(Self.schemaVersion)); upgrade quakes to use it")
+        }
+        var file = GeoJSONStoreFile()
+        file.lastToken = (store["lastToken"] as? NSNumber)?.int64Value ?? 0
+        for case let feed as [String: Any] in store["feeds"] as? [Any] ?? [] {
+            guard let url = feed["url"] as? String else { continue }
+            file.feeds[url] = FeedState(
+                url: url, etag: feed["etag"] as? String, lastModified: feed["lastModified"] as? String,
+                fetched: (feed["fetched"] as? NSNumber)?.int64Value ?? 0, outcome: feed["outcome"] as? String)
+        }
+        for case let owner as [Any] in store["owners"] as? [Any] ?? [] {
+            guard owner.count == 7, let id = owner[0] as? String, let event = owner[1] as? String,
+                let digest = (owner[4] as? NSNumber)?.int64Value, let isDeletion = owner[5] as? Bool,
+                let time = (owner[6] as? NSNumber)?.int64Value
+            else { throw StoreError(path: name, .foreign("an owner in its metadata is not one quakes writes")) }
+            file.owners[id] = IdentityOwner(
+                event: event,
+                version: EventVersion(
+                    updated: (owner[2] as? NSNumber)?.int64Value, generated: (owner[3] as? NSNumber)?.int64Value,
+                    digest: digest),
+                isDeletion: isDeletion, time: time)
+        }
+        do {
+            let document = try bytes.withUnsafeBytes { try FeatureDocument($0) }
+            guard document.problems.isEmpty else {
+                throw StoreError(path: name, "a feature of the file cannot be read: \(document.problems[0])")
+            }
+            for quake in document.quakes { file.events[quake.id] = quake }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: name, "the file is damaged: \(error)")
+        }
+        return file
+    }
+}
