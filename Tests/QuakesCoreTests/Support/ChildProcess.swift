@@ -112,13 +112,15 @@ struct ChildProcess: Sendable {
         try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
     }
 
-    /// The backtraces, from gdb, of this process's threads whose frames mention `text`, for the
-    /// message of a test that timed out waiting for code of the tool (blocking: it runs only then).
-    static func stacksOfThisProcess(mentioning text: String) -> String {
+    /// The backtraces, from gdb, of this process's threads whose frames mention one of `texts`, for
+    /// the message of a test that timed out waiting for code of the tool (blocking: it runs only
+    /// then). Not under a sanitizer, where gdb takes many minutes to read the process.
+    static func stacksOfThisProcess(mentioning texts: [String]) -> String {
+        guard !SuiteMode.isSanitized else { return "(gdb is not run under a sanitizer)" }
         guard let gdb = installed("gdb") else { return "(gdb is not installed)" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gdb)
-        process.arguments = ["-p", "\(getpid())", "-batch", "-nx", "-ex", "thread apply all bt 25"]
+        process.arguments = ["-p", "\(getpid())", "-batch", "-nx", "-ex", "thread apply all bt"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -126,7 +128,7 @@ struct ChildProcess: Sendable {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let threads = String(decoding: data, as: UTF8.self).components(separatedBy: "\nThread ").dropFirst()
-        let relevant = threads.filter { $0.contains(text) }.map { thread in
+        let relevant = threads.filter { thread in texts.contains { thread.contains($0) } }.map { thread in
             // "#3  0x… in $s10QuakesCore… () at /path/File.swift:12" → the symbol and the place.
             thread.split(separator: "\n").map { line in
                 line.replacing(#/\s0x[0-9a-f]+\sin\s/#, with: " ").replacing(#/\s\(.*\)\s(at|from)\s/#, with: " @ ")

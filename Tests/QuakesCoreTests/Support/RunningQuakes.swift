@@ -57,7 +57,8 @@ struct RunningQuakes {
     /// a run that hangs in CI then names the call it hangs in.
     private var state: String {
         if ended.withLock({ $0 }) { return "the run has ended" }
-        return "the run is still running; its threads: \(ChildProcess.stacksOfThisProcess(mentioning: "Quakes"))"
+        return
+            "the run is still running; its threads: \(ChildProcess.stacksOfThisProcess(mentioning: ["Quakes", "Postgres", "SQLite", "PQ", "curl"]))"
     }
 
     /// Interrupts the run as SIGINT would, and waits for it to end.
