@@ -37,7 +37,16 @@ struct ChildProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if let environment { process.environment = environment }
+        if var environment {
+            // The sanitizers' own settings (suppressions, halt_on_error) follow the child, whatever
+            // world the test gives it.
+            for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"] {
+                if environment[name] == nil, let value = ProcessInfo.processInfo.environment[name] {
+                    environment[name] = value
+                }
+            }
+            process.environment = environment
+        }
         output = captureOutput ? Pipe() : nil
         errors = captureErrors ? Pipe() : nil
         process.standardOutput = output ?? FileHandle.nullDevice
