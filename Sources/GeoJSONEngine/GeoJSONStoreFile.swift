@@ -12,7 +12,7 @@ import QuakesCore
 /// line. For the same reason the time a feed was last checked is not kept: `status` reports it as
 /// unknown for this engine.
 package struct GeoJSONStoreFile: Sendable, Equatable {
-    package static let schemaVersion = 1
+    package static var schemaVersion: Int { 1 }
 
     package var events: [String: Quake] = [:]
     package var owners: [String: IdentityOwner] = [:]

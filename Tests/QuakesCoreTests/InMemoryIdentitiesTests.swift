@@ -5,7 +5,9 @@ import Testing
 @testable import SQLiteEngine
 
 /// The identity rules applied in memory (`InMemoryIdentities`, the write side of a store read and
-/// written whole) lead where the SQL engines' tables lead, on real feeds.
+/// written whole) lead where the SQL engines' tables lead, on real feeds. The decoding and the rules
+/// run on threads of their own (`Blocking`): on the cooperative pool's two threads, seconds of work
+/// (a minute under ThreadSanitizer) would stall every other test.
 @Suite struct InMemoryIdentitiesTests {
     private static func features(_ file: String) throws -> [Quake] {
         try DecodedDocument(Array(try Fixtures.data(file))).quakes
@@ -13,8 +15,11 @@ import Testing
 
     @Test func theFixturesLeaveWhatTheSQLiteEngineStores() async throws {
         let (path, _) = try await QueryUniverse.shared.database()
-        var memory = InMemoryIdentities()
-        for file in QueryUniverse.files { memory.apply(try Self.features(file)) }
+        let memory = try await Blocking.run {
+            var memory = InMemoryIdentities()
+            for file in QueryUniverse.files { memory.apply(try Self.features(file)) }
+            return memory
+        }
         let stored = try await SQLiteDatabase(path: path).allQuakes()
         #expect(stored.count == 4680)
         #expect(memory.events == Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) }))
@@ -22,9 +27,10 @@ import Testing
 
     /// The two weekly feeds, as `FetchStoreTests` fetches them: the same counts of changes, and the
     /// same events whichever comes first.
-    @Test func overlappingFeedsCountTheirChangesAndLeaveTheSameEventsWhateverTheOrder() throws {
-        let before = try Self.features(Fixtures.weekBefore)
-        let after = try Self.features(Fixtures.weekAfter)
+    @Test func overlappingFeedsCountTheirChangesAndLeaveTheSameEventsWhateverTheOrder() async throws {
+        let (before, after) = try await Blocking.run {
+            (try Self.features(Fixtures.weekBefore), try Self.features(Fixtures.weekAfter))
+        }
         var forward = InMemoryIdentities()
         forward.apply(before)
         #expect(forward.takeChanges().count == 3098)
@@ -49,8 +55,8 @@ import Testing
     }
 
     /// A deletion removes the stored event and leaves a tombstone that an older copy cannot undo.
-    @Test func aDeletionLeavesATombstoneThatAnOlderCopyCannotUndo() throws {
-        let quake = try #require(try Self.features(Fixtures.weekBefore).first)
+    @Test func aDeletionLeavesATombstoneThatAnOlderCopyCannotUndo() async throws {
+        let quake = try #require(try await Blocking.run { try Self.features(Fixtures.weekBefore) }.first)
         var deleted = quake
         deleted.status = "deleted"
         deleted.updated = (quake.updated ?? quake.time) + 1

@@ -43,8 +43,9 @@ public enum SectionKey: String, Sendable, CaseIterable {
         Int64(min(max(magnitude.rounded(.down), -Double(outermostBand)), Double(outermostBand)))
     }
 
-    /// 2^53; `PostgresQuery` writes it in SQL too.
-    package static let outermostBand: Int64 = 1 << 53
+    /// 2^53; `PostgresQuery` writes it in SQL too. Computed, not a `static let`: a lazily made
+    /// static takes a `swift_once`, which hung threads under ThreadSanitizer before (README).
+    package static var outermostBand: Int64 { 1 << 53 }
 
     /// The magnitudes whose band is `band`: the outermost bands reach to infinity.
     private static func magnitudes(inBand band: Int64) -> Range<Double> {
