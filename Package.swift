@@ -33,19 +33,19 @@ let package = Package(
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
-        // The GeoJSON-file store (issue 18, in progress: its file format and in-memory rules so far;
-        // not yet registered as an engine).
+        // A GeoJSON file as the store, read whole and answered from memory by the reference semantics.
         .target(name: "GeoJSONEngine", dependencies: ["QuakesCore"]),
         // A few lines that register the engines and hand the process to QuakesCore.
-        .executableTarget(name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine"]),
+        .executableTarget(
+            name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
         .target(name: "LocalHTTPServer", dependencies: ["Locking"]),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
         .executableTarget(
             name: "quakes-bench",
             dependencies: [
-                "QuakesCore", "SQLiteEngine", "PostgresEngine", "SQLite", "PostgreSQL", "LocalHTTPServer",
-                "quakes-measure",
+                "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
+                "LocalHTTPServer", "quakes-measure",
             ]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
         .executableTarget(name: "quakes-fuzz", dependencies: ["QuakesCore"]),

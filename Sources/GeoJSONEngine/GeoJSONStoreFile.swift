@@ -1,4 +1,3 @@
-import Foundation
 import QuakesCore
 
 /// What a GeoJSON-file store holds, and its bytes: one `FeatureCollection` in the shape
@@ -9,14 +8,17 @@ import QuakesCore
 /// The bytes depend only on the content: features newest first (then by id), owners and feeds by
 /// their keys, one feature a line, no version or clock of the writer's. So a fetch that changes
 /// nothing writes the same file, byte for byte, and `git diff` shows what a fetch changed, line by
-/// line. For the same reason the time a feed was last checked is not kept: `status` reports it as
-/// unknown for this engine.
+/// line. For the same reason the file keeps of a feed only its validators, not when it was fetched
+/// or last checked (`status` reports those as unknown for this engine), and a feature does not
+/// carry the time of the newest feed that named it (`generated`), which changes every minute on
+/// USGS's feeds: the owner of its id keeps that time, in the metadata line, and reading the file
+/// puts it back.
 package struct GeoJSONStoreFile: Sendable, Equatable {
     package static var schemaVersion: Int { 1 }
 
     package var events: [String: Quake] = [:]
     package var owners: [String: IdentityOwner] = [:]
-    /// The feeds' validators, without `checked` (see above).
+    /// The feeds' validators, without the times of their fetches (see above).
     package var feeds: [String: FeedState] = [:]
     /// The newest history token ever issued.
     package var lastToken: Int64 = 0
@@ -30,7 +32,9 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
         var text = #"{"type":"FeatureCollection","metadata":"# + metadata().serialized() + #","features":["# + "\n"
         let ordered = events.values.sorted { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
         for (index, quake) in ordered.enumerated() {
-            text += (index == 0 ? "" : ",\n") + QuakeFormats.geoJSONFeature(quake)
+            var feature = quake
+            feature.feedGenerated = nil
+            text += (index == 0 ? "" : ",\n") + QuakeFormats.geoJSONFeature(feature)
         }
         text += (ordered.isEmpty ? "" : "\n") + "]}\n"
         return Array(text.utf8)
@@ -40,8 +44,7 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
         let feeds = self.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) }.map { feed in
             JSONValue.object([
                 ("url", .string(feed.url)), ("etag", feed.etag.map(JSONValue.string) ?? .null),
-                ("lastModified", feed.lastModified.map(JSONValue.string) ?? .null), ("fetched", .integer(feed.fetched)),
-                ("outcome", feed.outcome.map(JSONValue.string) ?? .null),
+                ("lastModified", feed.lastModified.map(JSONValue.string) ?? .null),
             ])
         }
         let owners = self.owners.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { id, owner in
@@ -75,10 +78,12 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")), bytes.starts(with: prefix.utf8),
             bytes[..<newline].reversed().starts(with: suffix.utf8.reversed())
         else { throw StoreError(path: name, .foreign("it is not a GeoJSON file that quakes keeps")) }
-        let metadataBytes = bytes[prefix.utf8.count..<(newline - suffix.utf8.count)]
-        guard let metadata = try? JSONSerialization.jsonObject(with: Data(metadataBytes)) as? [String: Any],
-            let store = metadata["quakes"] as? [String: Any], let schema = store["schema"] as? Int
-        else { throw StoreError(path: name, .foreign("its metadata has no quakes store in it")) }
+        let metadata = try? bytes[prefix.utf8.count..<(newline - suffix.utf8.count)].withUnsafeBytes {
+            try JSONValue(parsing: $0)
+        }
+        guard let store = metadata?[member: "quakes"], let schema = store[member: "schema"]?.integerValue else {
+            throw StoreError(path: name, .foreign("its metadata has no quakes store in it"))
+        }
         guard schema <= Self.schemaVersion else {
             throw StoreError(
                 path: name,
@@ -86,31 +91,32 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
                     + "(\(Self.schemaVersion)); upgrade quakes to use it")
         }
         var file = GeoJSONStoreFile()
-        file.lastToken = (store["lastToken"] as? NSNumber)?.int64Value ?? 0
-        for case let feed as [String: Any] in store["feeds"] as? [Any] ?? [] {
-            guard let url = feed["url"] as? String else { continue }
+        file.lastToken = store[member: "lastToken"]?.integerValue ?? 0
+        for feed in store[member: "feeds"]?.arrayValue ?? [] {
+            guard let url = feed[member: "url"]?.stringValue else { continue }
             file.feeds[url] = FeedState(
-                url: url, etag: feed["etag"] as? String, lastModified: feed["lastModified"] as? String,
-                fetched: (feed["fetched"] as? NSNumber)?.int64Value ?? 0, outcome: feed["outcome"] as? String)
+                url: url, etag: feed[member: "etag"]?.stringValue,
+                lastModified: feed[member: "lastModified"]?.stringValue, fetched: 0)
         }
-        for case let owner as [Any] in store["owners"] as? [Any] ?? [] {
-            guard owner.count == 7, let id = owner[0] as? String, let event = owner[1] as? String,
-                let digest = (owner[4] as? NSNumber)?.int64Value, let isDeletion = owner[5] as? Bool,
-                let time = (owner[6] as? NSNumber)?.int64Value
+        for case let .array(owner) in store[member: "owners"]?.arrayValue ?? [] {
+            guard owner.count == 7, let id = owner[0].stringValue, let event = owner[1].stringValue,
+                let digest = owner[4].integerValue, let isDeletion = owner[5].boolValue,
+                let time = owner[6].integerValue
             else { throw StoreError(path: name, .foreign("an owner in its metadata is not one quakes writes")) }
             file.owners[id] = IdentityOwner(
                 event: event,
-                version: EventVersion(
-                    updated: (owner[2] as? NSNumber)?.int64Value, generated: (owner[3] as? NSNumber)?.int64Value,
-                    digest: digest),
+                version: EventVersion(updated: owner[2].integerValue, generated: owner[3].integerValue, digest: digest),
                 isDeletion: isDeletion, time: time)
         }
         do {
-            let document = try bytes.withUnsafeBytes { try FeatureDocument($0) }
+            let document = try bytes.withUnsafeBytes { try FeatureDocument($0, digests: false) }
             guard document.problems.isEmpty else {
                 throw StoreError(path: name, "a feature of the file cannot be read: \(document.problems[0])")
             }
-            for quake in document.quakes { file.events[quake.id] = quake }
+            for var quake in document.quakes {
+                quake.feedGenerated = file.owners[quake.id]?.version.generated
+                file.events[quake.id] = quake
+            }
         } catch let error as StoreError {
             throw error
         } catch {

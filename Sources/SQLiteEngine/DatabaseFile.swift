@@ -114,7 +114,7 @@ enum DatabaseFile {
     static func openForWriting(at path: String) throws(StoreError) -> Connection {
         let kind = try inspect(path)
         do {
-            if kind == .missing { try createParentDirectory(of: path) }
+            if kind == .missing { try DatabaseFolder.create(for: path, database: path) }
             let connection = try Connection(path: path, mode: .readWriteCreate)
             connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             // Kept, so that readers without write access to the folder find them (see above).
@@ -169,24 +169,4 @@ enum DatabaseFile {
             throw StoreError(path: path, error)
         }
     }
-
-    private static func createParentDirectory(of path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(path: path, "cannot create the folder \(folder): \(describeFileError(error))")
-        }
-    }
-}
-
-/// A Foundation file error as the short phrase `strerror` would give, where there is one.
-func describeFileError(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
 }

@@ -29,7 +29,7 @@ package struct SQLiteDatabase: Database {
     }
 
     package func lockWriter(waiting wait: Double) async throws -> any WriterLease {
-        try await WriterLock.acquire(forDatabase: path, waiting: wait)
+        try await FileWriterLock.acquire(forDatabase: path, waiting: wait)
     }
 
     /// None: SQLite cannot tell other processes of a commit, so `watch` looks again every interval.

@@ -16,7 +16,7 @@ import Testing
         return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! String, $0["change"] as! String) })
     }
 
-    @Test(arguments: TestEngine.allCases) func fetchesAndAPruneRecordWhatHappenedEventByEvent(engine: TestEngine)
+    @Test(arguments: TestEngine.keepingHistory) func fetchesAndAPruneRecordWhatHappenedEventByEvent(engine: TestEngine)
         async throws
     {
         let store = try engine.newDatabase()
@@ -70,7 +70,9 @@ import Testing
         #expect(try await store.read { try $0.allQuakes() } == stored.filter { $0.time >= cutoff })
     }
 
-    @Test(arguments: TestEngine.allCases) func sinceAndAuthorFilterAndTheLastTokenKeepsAScriptsPlace(engine: TestEngine)
+    @Test(arguments: TestEngine.keepingHistory) func sinceAndAuthorFilterAndTheLastTokenKeepsAScriptsPlace(
+        engine: TestEngine
+    )
         async throws
     {
         let store = try engine.newDatabase()
@@ -94,7 +96,7 @@ import Testing
         #expect(lines.first?.contains(#""author":"a","source":"file://"#) == true)
     }
 
-    @Test(arguments: TestEngine.allCases) func tokensNeverRepeatEvenAfterHistoryIsPruned(engine: TestEngine)
+    @Test(arguments: TestEngine.keepingHistory) func tokensNeverRepeatEvenAfterHistoryIsPruned(engine: TestEngine)
         async throws
     {
         let store = try engine.newDatabase()
@@ -117,7 +119,7 @@ import Testing
         #expect(try await transactions(database).map { $0["token"] as? Int } == [3])
     }
 
-    @Test(arguments: TestEngine.allCases) func aDryRunChangesNothingAndAFetchThatChangesNothingRecordsNothing(
+    @Test(arguments: TestEngine.keepingHistory) func aDryRunChangesNothingAndAFetchThatChangesNothingRecordsNothing(
         engine: TestEngine
     ) async throws {
         let store = try engine.newDatabase()
@@ -140,7 +142,7 @@ import Testing
 
     /// A fetch big enough for several batches records each event's net change, however far apart
     /// in the document its versions are: batches keep their changes in the database, not in memory.
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.keepingHistory)
     func changesFarApartInOneFetchAreOneNetChangePerEvent(engine: TestEngine) async throws {
         func feature(_ id: String, updated: Int64, ids: [String] = [], deleted: Bool = false) -> String {
             let all = ([id] + ids).sorted().joined(separator: ",")
@@ -202,7 +204,7 @@ import Testing
 
     /// A writer that rolled an ingest back (a watch pass whose download failed) records only what
     /// its next ingest changed: nothing of the first is left to be counted.
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.keepingHistory)
     func anIngestRolledBackLeavesNothingForTheNextOnTheSameWriter(engine: TestEngine) async throws {
         let store = try engine.newDatabase()
         let quakes = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.alerts)).quakes

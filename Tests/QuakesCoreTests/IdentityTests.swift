@@ -184,7 +184,9 @@ import Testing
         #expect(status.standardOutput.contains(#""tombstones":1"#), "\(status.standardOutput)")
     }
 
-    @Test(arguments: TestEngine.allCases) func theHistoryNamesTheEventAReidentifiedIdWasMergedInto(engine: TestEngine)
+    @Test(arguments: TestEngine.keepingHistory) func theHistoryNamesTheEventAReidentifiedIdWasMergedInto(
+        engine: TestEngine
+    )
         async throws
     {
         let store = try engine.newDatabase()

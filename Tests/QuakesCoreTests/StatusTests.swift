@@ -37,24 +37,46 @@ import Testing
         let newest = try #require(status["newest"] as? [String: Any])
         #expect(newest["id"] as? String == quakes.max { $0.time < $1.time }?.id)
         #expect(status["lastToken"] as? Int == 2)
-        #expect(status["lastSuccess"] as? String == "2023-11-14T22:16:40.000Z")
         let sources = try #require(status["sources"] as? [[String: Any]])
         #expect(sources.count == 2)
         let http = try #require(sources.first { ($0["url"] as? String)?.hasPrefix("http") == true })
-        #expect(http["outcome"] as? String == "not-modified")
         #expect(http["etag"] as? String == "\"v1\"")
-        #expect(http["checked"] as? String == "2023-11-14T22:16:40.000Z")
         let file = try #require(sources.first { ($0["url"] as? String)?.hasPrefix("file") == true })
-        #expect(file["outcome"] as? String == "ok")
         #expect(status["fresh"] == nil)
-
+        #expect(status["checksRecorded"] as? Bool == engine.recordsChecks)
         let table = await QuakesRun.run(["status", "--db", database, "--utc"])
         #expect(table.standardOutput.contains("events         \(quakes.count)\n"), "\(table.standardOutput)")
+        guard engine.recordsChecks else {
+            // Nothing of when a check happened is in the file, which changes only with what it holds.
+            #expect(status["lastSuccess"] is NSNull)
+            for source in sources { #expect(source["checked"] is NSNull && source["outcome"] is NSNull) }
+            #expect(table.standardOutput.contains("last success   not recorded\n"))
+            #expect(!table.standardOutput.contains("checked"))
+            return
+        }
+        #expect(status["lastSuccess"] as? String == "2023-11-14T22:16:40.000Z")
+        #expect(http["outcome"] as? String == "not-modified")
+        #expect(http["checked"] as? String == "2023-11-14T22:16:40.000Z")
+        #expect(file["outcome"] as? String == "ok")
         #expect(table.standardOutput.contains("last success   2023-11-14 22:16:40 UTC\n"))
         #expect(table.standardOutput.contains("  checked      2023-11-14 22:16:40 UTC (not-modified)\n"))
     }
 
-    @Test(arguments: TestEngine.allCases) func freshWithinExitsWith1WhenNoFetchSucceededInTime(engine: TestEngine)
+    @Test func freshWithinIsRefusedWhereChecksAreNotRecorded() async throws {
+        let store = try TestEngine.geojson.newDatabase()
+        _ = await QuakesRun.run(
+            ["fetch", "--db", store.location, Fixtures.path(Fixtures.alerts)], now: 1_700_000_000_000)
+        let run = await QuakesRun.run(
+            ["status", "--db", store.location, "--fresh-within", "2h"], now: 1_700_000_000_000)
+        #expect(run.status == .usage)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.hasPrefix("Error: \(store.location) does not record when a fetch last succeeded"))
+        #expect(run.standardError.contains("SQLite file or a PostgreSQL database"))
+    }
+
+    @Test(arguments: TestEngine.recordingChecks) func freshWithinExitsWith1WhenNoFetchSucceededInTime(
+        engine: TestEngine
+    )
         async throws
     {
         let store = try engine.newDatabase()

@@ -48,6 +48,7 @@ struct HistoryCommand: Command {
 
     func run(in environment: Environment) async throws -> ExitStatus {
         let database = try DatabaseLocation.database(option: database, in: environment)
+        if !lastTokenOnly, let refusal = database.historyRefusal { throw UsageError(refusal) }
         let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
         let (since, author, withChanges, lastTokenOnly, format) = (since, author, withChanges, lastTokenOnly, format)

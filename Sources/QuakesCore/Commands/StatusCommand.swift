@@ -44,6 +44,12 @@ struct StatusCommand: Command {
         let zone = environment.zone(utc: utc)
         let now = try FilterOptions.now(now, in: environment, zone: zone)
         let status = try await DatabaseLocation.database(option: database, in: environment).reading { try $0.status() }
+        if freshWithin != nil, !status.checksRecorded {
+            throw UsageError(
+                "\(status.path) does not record when a fetch last succeeded (the file changes only when what it "
+                    + "holds does), so --fresh-within cannot tell; keep the catalogue in a SQLite file or a "
+                    + "PostgreSQL database to monitor it this way")
+        }
         let fresh = freshWithin.map { window in (status.lastSuccess ?? .min) >= now - window }
         switch format {
         case .json: environment.standardOutput.writeLine(Self.json(status, fresh: fresh).serialized())
@@ -70,6 +76,7 @@ struct StatusCommand: Command {
             ("newest", status.newest.map { QuakeFormats.jsonObject($0) } ?? .null),
             ("lastToken", .integer(status.lastToken)),
             ("lastSuccess", .string(status.lastSuccess.map(CivilTime.iso8601))),
+            ("checksRecorded", .bool(status.checksRecorded)),
             (
                 "sources",
                 .array(
@@ -106,11 +113,17 @@ struct StatusCommand: Command {
             )
         }
         rows.append(("history token", String(status.lastToken)))
-        rows.append(("last success", status.lastSuccess.map { time($0, zone: zone) } ?? "never"))
+        rows.append(
+            (
+                "last success",
+                status.checksRecorded ? status.lastSuccess.map { time($0, zone: zone) } ?? "never" : "not recorded"
+            ))
         for source in status.sources {
             rows.append(("source", source.url))
-            rows.append(
-                ("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
+            if status.checksRecorded {
+                rows.append(
+                    ("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
+            }
             if let etag = source.etag { rows.append(("  etag", etag)) }
             if let lastModified = source.lastModified { rows.append(("  last modified", lastModified)) }
         }

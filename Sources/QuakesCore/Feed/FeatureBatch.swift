@@ -24,9 +24,9 @@ public struct FeatureProblem: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension FeatureChunk {
-    /// Decodes every feature of the chunk; fails, with a `JSONSyntaxError`, only when the chunk is
-    /// not valid JSON.
-    func decode() throws -> FeatureBatch {
+    /// Decodes every feature of the chunk, with their digests unless told not to; fails, with a
+    /// `JSONSyntaxError`, only when the chunk is not valid JSON.
+    func decode(digests: Bool = true) throws -> FeatureBatch {
         var batch = FeatureBatch()
         batch.quakes.reserveCapacity(elements.count)
         try bytes.withUnsafeBytes { buffer in
@@ -36,7 +36,7 @@ extension FeatureChunk {
                 case var .quake(quake):
                     quake.feedGenerated = quake.feedGenerated ?? feedGenerated
                     batch.quakes.append(quake)
-                    batch.digests.append(QuakeDigest.of(quake))
+                    if digests { batch.digests.append(QuakeDigest.of(quake)) }
                 case let .invalid(reason, id):
                     batch.problems.append(FeatureProblem(index: firstIndex + position, id: id, reason: reason))
                 }

@@ -1,6 +1,9 @@
-/// A whole GeoJSON document already in memory, split and decoded as a fetch does it, on the calling
-/// thread: for a store that is one file, read whole, and for tests that split documents at chosen
-/// points.
+import Dispatch
+import Synchronization
+
+/// A whole GeoJSON document already in memory, split and decoded as a fetch does it, its chunks
+/// decoded in parallel: for a store that is one file, read whole, and for tests that split
+/// documents at chosen points. It blocks its caller until every chunk is decoded.
 package struct FeatureDocument {
     package var quakes: [Quake] = []
     package var problems: [FeatureProblem] = []
@@ -8,8 +11,11 @@ package struct FeatureDocument {
     package var chunkCount = 0
 
     /// Decodes `bytes`, handed to the splitter in blocks of `blockSize` bytes, cut into chunks of
-    /// about `chunkSize`.
-    package init(_ bytes: UnsafeRawBufferPointer, blockSize: Int = 1 << 20, chunkSize: Int = 256 * 1024) throws {
+    /// about `chunkSize`; without `digests`, the features' digests are not computed (a reader of a
+    /// store needs none).
+    package init(
+        _ bytes: UnsafeRawBufferPointer, blockSize: Int = 1 << 20, chunkSize: Int = 256 * 1024, digests: Bool = true
+    ) throws {
         var splitter = FeedSplitter(chunkSize: chunkSize)
         var chunks: [FeatureChunk] = []
         var start = 0
@@ -21,8 +27,13 @@ package struct FeatureDocument {
         let outline = try splitter.finish()
         if let remaining = outline.remainingFeatures { chunks.append(remaining) }
         chunkCount = chunks.count
-        for chunk in chunks {
-            let batch = try chunk.decode()
+        let batches = Mutex([Result<FeatureBatch, any Error>?](repeating: nil, count: chunks.count))
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { [chunks] index in
+            let batch = Result { try chunks[index].decode(digests: digests) }
+            batches.withLock { $0[index] = batch }
+        }
+        for batch in batches.withLock({ $0 }) {
+            let batch = try batch!.get()
             quakes += batch.quakes
             problems += batch.problems
         }

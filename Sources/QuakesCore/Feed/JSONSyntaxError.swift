@@ -1,5 +1,5 @@
 /// Where a document stops being valid JSON, and why.
-struct JSONSyntaxError: Error, Sendable, Equatable {
+package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// The byte offset in the whole document at which parsing stopped.
     var offset: Int64
     /// What was wrong, as a phrase: "unterminated string", "expected ':' after a key".

@@ -42,6 +42,12 @@ package struct IdentityOwner: Equatable, Sendable {
     package func isOwnVersion(of id: String) -> Bool {
         event == id
     }
+
+    /// True when this owner of `id` is the tombstone of a deleted event: a deletion that owns its
+    /// own id, remembered so that an older copy never brings the event back.
+    package func isTombstone(of id: String) -> Bool {
+        isDeletion && isOwnVersion(of: id)
+    }
 }
 
 /// What the identity rules need of an engine: the owners of ids, and the writes they decide.

@@ -30,7 +30,7 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
 
     /// Deleted events that are remembered: ids owned by their own deletion.
     package var tombstones: Int {
-        owners.reduce(0) { $0 + ($1.value.isDeletion && $1.value.isOwnVersion(of: $1.key) ? 1 : 0) }
+        owners.reduce(0) { $0 + ($1.value.isTombstone(of: $1.key) ? 1 : 0) }
     }
 
     /// The net changes recorded since the last call, for the history: the ledger holds them all,

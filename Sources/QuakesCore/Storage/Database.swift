@@ -23,9 +23,15 @@ package protocol Database: Sendable {
 
     /// The writer of the database, which connects on first use.
     func writer() -> any QuakeWriting
+
+    /// Why `history` cannot list the database's transactions, naming an engine that can, for an
+    /// engine that keeps none; nil for one that keeps them.
+    var historyRefusal: String? { get }
 }
 
 extension Database {
+    package var historyRefusal: String? { nil }
+
     /// Runs `body` with a reader of one snapshot of the database, on a thread of its own (readers
     /// block), with local sections in `zone`.
     package func reading<Result: Sendable>(

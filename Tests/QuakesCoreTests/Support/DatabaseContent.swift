@@ -2,6 +2,9 @@ import Foundation
 import PostgreSQL
 import SQLite
 
+@testable import GeoJSONEngine
+@testable import QuakesCore
+
 /// Every row of every table of a database (the view `quake_alias` too), to compare what two
 /// databases of one engine hold, or what one held before a process died. Both engines have the
 /// same tables; a value is compared as the engine writes it as text.
@@ -17,6 +20,10 @@ struct DatabaseContent: Equatable {
     /// The content of the database at `path`: an SQLite file, or a `postgresql://` URI.
     init(path: String, tables names: [String] = allTables) throws {
         tables = [:]
+        if path.hasSuffix(".geojson") {
+            tables = try Self.tables(ofStore: path).filter { names.contains($0.key) }
+            return
+        }
         if path.hasPrefix("postgresql://") {
             let connection = try PostgresConnection(uri: path)
             for table in names {
@@ -38,14 +45,43 @@ struct DatabaseContent: Equatable {
         }
     }
 
+    /// A GeoJSON-file store as the tables an SQL engine would hold: every event as its feature,
+    /// every owner, the feeds' validators; no history (the file keeps none) and no alias view
+    /// (it is the owners, seen another way).
+    private static func tables(ofStore path: String) throws -> [String: [[String]]] {
+        let file = try GeoJSONStoreFile.load(from: path)
+        func text(_ value: Int64?) -> String { value.map(String.init) ?? "NULL" }
+        return [
+            "quake": file.events.values.map { [$0.id, QuakeFormats.geoJSONFeature($0)] }.sorted { $0[0] < $1[0] },
+            "identity": file.owners.map { id, owner in
+                [
+                    id, owner.event, text(owner.version.updated), text(owner.version.generated),
+                    String(owner.version.digest), owner.isDeletion ? "1" : "0", String(owner.time),
+                ]
+            }.sorted { $0[0] < $1[0] },
+            "quake_alias": [], "history_transaction": [], "history_change": [],
+            "feed_state": file.feeds.values.map { [$0.url, $0.etag ?? "NULL", $0.lastModified ?? "NULL"] }
+                .sorted { $0[0] < $1[0] },
+        ]
+    }
+
     /// Everything but the feed state: what a fetch that changed no event must leave as it was
     /// (it records only when it checked the source).
     static func exceptFeedState(_ path: String) throws -> DatabaseContent {
         try DatabaseContent(path: path, tables: allTables.filter { $0 != "feed_state" })
     }
 
-    /// `PRAGMA integrity_check` of an SQLite file: "ok" when the file is sound.
+    /// `PRAGMA integrity_check` of an SQLite file, or, for a GeoJSON-file store, whether it reads
+    /// whole as one: "ok" when the file is sound.
     static func integrity(of path: String) throws -> String? {
-        try Connection(path: path, mode: .readOnly).pragma("integrity_check")
+        if path.hasSuffix(".geojson") {
+            do {
+                _ = try GeoJSONStoreFile.load(from: path)
+                return "ok"
+            } catch {
+                return String(describing: error)
+            }
+        }
+        return try Connection(path: path, mode: .readOnly).pragma("integrity_check")
     }
 }

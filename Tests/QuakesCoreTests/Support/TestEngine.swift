@@ -3,26 +3,44 @@ import PostgreSQL
 import SQLite
 import Testing
 
+@testable import GeoJSONEngine
 @testable import PostgresEngine
 @testable import QuakesCore
 @testable import SQLiteEngine
 
 /// The storage engines the behavioural suites run on: every fetch, query, history and watch test
-/// that is not about SQLite's file itself takes one as its argument and runs on both.
+/// that is not about SQLite's file itself takes one as its argument and runs on each: SQLite,
+/// PostgreSQL, and the GeoJSON-file store (which keeps no history transactions: the history tests
+/// expect its refusal).
 enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgresql
+    case sqlite, postgresql, geojson
 
     var testDescription: String { rawValue }
 
+    /// False for the GeoJSON-file store, which keeps its last token but no history transactions
+    /// (`history` refuses, with 64, and names the engines that keep one).
+    var keepsHistory: Bool { self != .geojson }
+
+    /// False for the GeoJSON-file store, which does not record when a source was last checked (it
+    /// would change the file on every check): `status` says so, and `--fresh-within` refuses.
+    var recordsChecks: Bool { self != .geojson }
+
+    /// The engines whose `history` lists transactions.
+    static var keepingHistory: [TestEngine] { allCases.filter(\.keepsHistory) }
+
+    /// The engines that record when a source was last checked.
+    static var recordingChecks: [TestEngine] { allCases.filter(\.recordsChecks) }
+
     /// Every engine, in the order the executable asks them which keeps a database (main.swift),
     /// for the tool run in-process.
-    static let registry: [any StorageEngine] = [PostgresEngine(), SQLiteEngine()]
+    static let registry: [any StorageEngine] = [PostgresEngine(), GeoJSONEngine(), SQLiteEngine()]
 
     /// The schema version the engine's databases are at.
     var schemaVersion: Int32 {
         switch self {
         case .sqlite: Schema.migrator.latestVersion
         case .postgresql: PostgresSchema.latestVersion
+        case .geojson: Int32(GeoJSONStoreFile.schemaVersion)
         }
     }
 
@@ -31,6 +49,7 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .sqlite: try TestStore(file: TemporaryDirectory())
         case .postgresql: try TestStore(server: Self.serverURI())
+        case .geojson: try TestStore(file: TemporaryDirectory(), named: "quakes.geojson")
         }
     }
 
@@ -52,10 +71,15 @@ final class TestStore: Sendable {
     /// The server's URI and the database's name, for a PostgreSQL database.
     private let server: (uri: String, name: String)?
 
-    init(file folder: TemporaryDirectory) {
+    init(file folder: TemporaryDirectory, named name: String = "quakes.sqlite") {
         self.folder = folder
-        location = folder.file("quakes.sqlite")
+        location = folder.file(name)
         server = nil
+    }
+
+    /// True for a GeoJSON-file store, which every command reads whole.
+    var isGeoJSON: Bool {
+        location.hasSuffix(".geojson")
     }
 
     init(server uri: String, template: String? = nil) throws {
@@ -75,7 +99,8 @@ final class TestStore: Sendable {
 
     /// The engine's view of the database, as the commands have it.
     var database: any Database {
-        server == nil ? SQLiteDatabase(path: location) : PostgresDatabase(uri: location)
+        if server != nil { return PostgresDatabase(uri: location) }
+        return isGeoJSON ? GeoJSONDatabase(path: location) : SQLiteDatabase(path: location)
     }
 
     /// A file in the test's own folder, for feeds and other files beside the database.
@@ -97,7 +122,10 @@ final class TestStore: Sendable {
 
     /// A reader of one snapshot of the database, opened here and now (tests may block).
     func reader() throws -> any QuakeReading {
-        server == nil ? try SQLiteReader(path: location) : try PostgresReader(uri: location, name: location)
+        if isGeoJSON {
+            return GeoJSONReader(file: try GeoJSONStoreFile.load(from: location), path: location, zone: .utc)
+        }
+        return server == nil ? try SQLiteReader(path: location) : try PostgresReader(uri: location, name: location)
     }
 
     /// Waits until a process holds the database's writer lock: the `flock` beside an SQLite file,
@@ -125,13 +153,15 @@ final class TestStore: Sendable {
 
     /// Waits until a fetch is in the middle of its writes: SQLite's WAL write lock is held, or
     /// another PostgreSQL session has written to `quake` in a transaction still open (it holds a
-    /// row-exclusive lock on the table).
+    /// row-exclusive lock on the table), or, for a GeoJSON file, whose writer changes only its
+    /// memory until it commits, the writer lock is held.
     func waitUntilWriting() async throws {
         try await Self.waitUntilWriting(location)
     }
 
     /// `waitUntilWriting()` of the database `location` names.
     static func waitUntilWriting(_ location: String) async throws {
+        if location.hasSuffix(".geojson") { return try await waitUntilLocked(location) }
         guard location.hasPrefix("postgresql://") else { return try await StalledFetch.waitUntilWriting(location) }
         let watcher = try PostgresConnection(uri: location)
         try await StalledFetch.waitUntil("a fetch writes \(location)") {
@@ -152,12 +182,16 @@ final class TestStore: Sendable {
     }
 
     /// A new database of the same engine holding what this one holds now: `VACUUM INTO` a file
-    /// beside it, or a database made with this one as its template (no session may be connected
-    /// to it meanwhile).
+    /// beside it, a copy of a GeoJSON file, or a database made with this one as its template (no
+    /// session may be connected to it meanwhile).
     func copy() throws -> TestStore {
         guard let server else {
-            let copy = TestStore(file: try TemporaryDirectory())
-            try Connection(path: location).execute("VACUUM INTO '\(copy.location)'")
+            let copy = TestStore(file: try TemporaryDirectory(), named: (location as NSString).lastPathComponent)
+            if isGeoJSON {
+                try FileManager.default.copyItem(atPath: location, toPath: copy.location)
+            } else {
+                try Connection(path: location).execute("VACUUM INTO '\(copy.location)'")
+            }
             return copy
         }
         return try TestStore(server: server.uri, template: server.name)

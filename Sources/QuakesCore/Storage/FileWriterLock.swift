@@ -1,13 +1,13 @@
 import Foundation
-import QuakesCore
 
-/// The right to write a database, held by one quakes process at a time: an exclusive `flock` on a
-/// lock file beside the database (`quakes.sqlite.lock`).
+/// The right to write a database file, held by one quakes process at a time: an exclusive `flock`
+/// on a lock file beside the database (`quakes.sqlite.lock`, `m45.geojson.lock`), for every engine
+/// whose database is a file on this machine.
 ///
 /// The kernel releases the lock when the process ends, however it ends, so a crashed or killed
-/// fetch never leaves a stale lock behind. Readers take no lock: WAL lets them read while a fetch
-/// writes.
-final class WriterLock: WriterLease {
+/// fetch never leaves a stale lock behind. Readers take no lock: they read a snapshot (SQLite's WAL,
+/// a GeoJSON file replaced by a rename) while a fetch writes.
+package final class FileWriterLock: WriterLease {
     /// The lock file.
     let path: String
     private let descriptor: Int32
@@ -24,16 +24,9 @@ final class WriterLock: WriterLease {
 
     /// Takes the lock of the database at `database`, waiting up to `wait` seconds for another process
     /// to let go of it.
-    static func acquire(forDatabase database: String, waiting wait: Double) async throws -> WriterLock {
+    package static func acquire(forDatabase database: String, waiting wait: Double) async throws -> FileWriterLock {
         let path = database + ".lock"
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError(path: database, "cannot create the folder \(folder): \(describeFileError(error))")
-            }
-        }
+        try DatabaseFolder.create(for: path, database: database)
         // 0666 less the umask, as for any file the user creates.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
@@ -57,6 +50,6 @@ final class WriterLock: WriterLease {
                 throw error
             }
         }
-        return WriterLock(path: path, descriptor: descriptor)
+        return FileWriterLock(path: path, descriptor: descriptor)
     }
 }

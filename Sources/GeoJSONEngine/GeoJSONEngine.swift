@@ -1,0 +1,56 @@
+import QuakesCore
+
+/// The GeoJSON-file engine: a database that is one GeoJSON file, read whole and answered from
+/// memory, for catalogues that a web map or a GIS tool should open as they are. It keeps every
+/// `--db` value that is a path ending in `.geojson` or `.json`.
+public struct GeoJSONEngine: StorageEngine {
+    public init() {}
+
+    package func database(named value: String, in environment: Environment) -> (any Database)? {
+        let lowercased = value.lowercased()
+        guard lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json"), !lowercased.contains("://")
+        else { return nil }
+        return GeoJSONDatabase(path: environment.absolutePath(value))
+    }
+}
+
+/// A GeoJSON-file store, by its absolute path.
+package struct GeoJSONDatabase: Database {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    package var name: String { path }
+
+    /// The file keeps the last history token, for `watch` and `history --last-token`, but no
+    /// transactions: a log that grows with every fetch has no place in a file that web maps load
+    /// whole and that changes only when an event does.
+    package var historyRefusal: String? {
+        "\(path) is a GeoJSON-file store, which keeps no history of transactions (only its last token, for "
+            + "'quakes history --last-token' and 'quakes watch'); keep the catalogue in a SQLite file "
+            + "(--db quakes.sqlite) or a PostgreSQL database to list its history"
+    }
+
+    package func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result {
+        try body(GeoJSONReader(file: try GeoJSONStoreFile.load(from: path), path: path, zone: zone))
+    }
+
+    package func checkWritable() async throws {
+        try await Blocking.run { [path] in _ = try GeoJSONStoreFile.loadIfPresent(from: path) }
+    }
+
+    package func lockWriter(waiting wait: Double) async throws -> any WriterLease {
+        try await FileWriterLock.acquire(forDatabase: path, waiting: wait)
+    }
+
+    /// None: a file cannot tell other processes of a commit, so `watch` looks again every interval.
+    package func changeListener() async throws -> (any ChangeListener)? {
+        nil
+    }
+
+    package func writer() -> any QuakeWriting {
+        GeoJSONStore(path: path)
+    }
+}

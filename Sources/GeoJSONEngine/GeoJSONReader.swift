@@ -1,0 +1,69 @@
+import QuakesCore
+
+/// A reader of a GeoJSON-file store: the whole file, read once, answered from memory by the
+/// reference semantics (`InMemoryCatalogue`). One reading is one snapshot: a writer replaces the
+/// file by a rename, so the file read is one version of it, whole.
+final class GeoJSONReader: QuakeReading {
+    private let file: GeoJSONStoreFile
+    private let catalogue: InMemoryCatalogue
+    private let path: String
+    private let zone: DisplayZone
+
+    init(file: GeoJSONStoreFile, path: String, zone: DisplayZone) {
+        self.file = file
+        self.path = path
+        self.zone = zone
+        catalogue = InMemoryCatalogue(Array(file.events.values))
+    }
+
+    func count(_ filter: QuakeFilter) throws -> Int {
+        catalogue.count(filter)
+    }
+
+    func sectionCounts(_ key: SectionKey, _ filter: QuakeFilter, zone: DisplayZone) throws -> [SectionValue: Int] {
+        catalogue.sectionCounts(key, filter, zone: zone)
+    }
+
+    func forEachQuake(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
+    ) throws {
+        try catalogue.forEachQuake(filter, in: rows, zone: zone, sort: sort, origin: origin, limit: limit, body)
+    }
+
+    func storedQuake(id: String) throws -> Quake? {
+        file.events[id]
+    }
+
+    func owner(of id: String) throws -> String? {
+        file.owners[id]?.event
+    }
+
+    func allQuakes() throws -> [Quake] {
+        file.events.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+    }
+
+    /// Never called by the commands, which refuse `history` first (`historyRefusal`); said, in
+    /// case another caller asks.
+    func forEachTransaction(
+        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+    ) throws {
+        throw StoreError(path: path, "a GeoJSON-file store keeps no history of transactions")
+    }
+
+    func lastToken() throws -> Int64 {
+        file.lastToken
+    }
+
+    func status() throws -> DatabaseStatus {
+        let newest = file.events.values.min { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
+        var status = DatabaseStatus(
+            path: path, schemaVersion: Int32(GeoJSONStoreFile.schemaVersion), events: file.events.count,
+            tombstones: file.owners.reduce(0) { $0 + ($1.value.isTombstone(of: $1.key) ? 1 : 0) },
+            earliest: file.events.values.map(\.time).min(), latest: file.events.values.map(\.time).max(),
+            newest: newest, lastToken: file.lastToken,
+            sources: file.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) })
+        status.checksRecorded = false
+        return status
+    }
+}

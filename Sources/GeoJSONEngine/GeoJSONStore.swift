@@ -1,0 +1,150 @@
+import QuakesCore
+
+/// The GeoJSON-file engine's writer: the store held in memory, changed by the one implementation
+/// of the identity rules (`InMemoryIdentities`), and written back whole when a write commits, by
+/// replacing the file (`GeoJSONStoreFile.replace`), only when its bytes changed.
+///
+/// Another process may replace the file between this writer's writes (a `watch` that fetches
+/// keeps its writer for hours, a cron fetch runs meanwhile): each write begins, under the writer
+/// lock, by reading the file again when its version on disk is not the one this writer last saw.
+///
+/// It runs on a dispatch queue of its own (`QueueExecutor`): reading, encoding and writing a large
+/// file take a while, and never hold a thread of the cooperative pool.
+actor GeoJSONStore: QuakeWriting {
+    let path: String
+
+    private let executor = QueueExecutor(label: "quakes.geojson-store")
+    /// The store as this writer last read or wrote it, and that file's version; nil before `open`.
+    private var saved: (file: GeoJSONStoreFile, version: GeoJSONStoreFile.Version?)?
+    /// The store with the active ingest's changes so far.
+    private var identities = InMemoryIdentities()
+    private let turns = WriterTurns<(author: String, source: String?)>()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the file, so that a fetch fails early when it is not a store, or, when there is
+    /// none, creates an empty store, as the other engines create their database: after a first
+    /// fetch, even one that failed, the store exists and holds nothing. A `watch` opens its writer
+    /// without the writer lock, so the creation never replaces a file another writer made.
+    func open() throws(StoreError) {
+        guard try current() == GeoJSONStoreFile(), saved?.version == nil else { return }
+        try GeoJSONStoreFile.replace(path, with: GeoJSONStoreFile().encoded(), onlyIfMissing: true)
+        saved = nil  // Read again at the next write: another writer may have made the file first.
+    }
+
+    // MARK: - Ingest transactions
+
+    func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
+        await turns.waitForTurn()
+        do {
+            let file = try current()
+            identities = InMemoryIdentities(events: file.events, owners: file.owners)
+        } catch {
+            turns.end()
+            throw error
+        }
+        return turns.begin((author, source))
+    }
+
+    func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError) -> IngestCounts {
+        _ = try turns.context(of: ticket, in: path)
+        let changed = identities.apply(quakes)
+        return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+    }
+
+    func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError) -> StoreCommit {
+        _ = try turns.context(of: ticket, in: path)
+        defer { turns.end() }
+        var file = try current()
+        var commit = StoreCommit()
+        for entry in identities.takeChanges() {
+            if let change = entry.change { commit.add(1, of: change) }
+        }
+        file.events = identities.events
+        file.owners = identities.owners
+        if commit.inserted + commit.updated + commit.deleted > 0 {
+            file.lastToken += 1
+            commit.token = file.lastToken
+        }
+        if let feedState { file.feeds[feedState.url] = Self.kept(feedState) }
+        identities = InMemoryIdentities()
+        try write(file)
+        return commit
+    }
+
+    func rollback(_ ticket: IngestTicket) {
+        guard turns.isActive(ticket) else { return }
+        identities = InMemoryIdentities()
+        turns.end()
+    }
+
+    // MARK: - Other writes
+
+    func save(_ feedState: FeedState) async throws(StoreError) {
+        await turns.waitForTurn()
+        var file = try current()
+        file.feeds[feedState.url] = Self.kept(feedState)
+        try write(file)
+    }
+
+    func feedState(for url: String) throws(StoreError) -> FeedState? {
+        try current().feeds[url]
+    }
+
+    /// Forgets the events and the ids older than `cutoff`, as the SQL engines do; the file keeps no
+    /// history transactions, so there are none to prune.
+    func prune(eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64, dryRun: Bool)
+        async throws(StoreError) -> PruneResult
+    {
+        await turns.waitForTurn()
+        var file = try current()
+        var result = PruneResult()
+        if let cutoff {
+            result.events = file.events.values.reduce(0) { $0 + ($1.time < cutoff ? 1 : 0) }
+            result.tombstones = file.owners.reduce(0) {
+                $0 + ($1.value.time < cutoff && $1.value.isTombstone(of: $1.key) ? 1 : 0)
+            }
+            if !dryRun, result.events + result.tombstones > 0 {
+                file.events = file.events.filter { $0.value.time >= cutoff }
+                file.owners = file.owners.filter { $0.value.time >= cutoff }
+                if result.events > 0 {
+                    // Tombstones are not events: dropping only them records no change, as on the SQL engines.
+                    file.lastToken += 1
+                    result.token = file.lastToken
+                }
+            }
+        }
+        // Written only when it changed, or to create an empty store where there was none, as the
+        // other engines' prune creates their database.
+        if !dryRun { try write(file) }
+        return result
+    }
+
+    // MARK: - Private
+
+    /// The store as it is on disk now, read again only when another process replaced the file.
+    private func current() throws(StoreError) -> GeoJSONStoreFile {
+        let version = GeoJSONStoreFile.Version.of(path)
+        if let saved, saved.version == version { return saved.file }
+        let (file, read) = try GeoJSONStoreFile.loadIfPresent(from: path) ?? (GeoJSONStoreFile(), nil)
+        saved = (file, read)
+        return file
+    }
+
+    /// Replaces the file with `file`, unless its bytes would be the same.
+    private func write(_ file: GeoJSONStoreFile) throws(StoreError) {
+        guard file != saved?.file || saved?.version == nil else { return }
+        saved = (file, try GeoJSONStoreFile.replace(path, with: file.encoded()))
+    }
+
+    /// What the file keeps of a feed: its validators (see `GeoJSONStoreFile`).
+    private static func kept(_ state: FeedState) -> FeedState {
+        FeedState(url: state.url, etag: state.etag, lastModified: state.lastModified, fetched: 0)
+    }
+}
