@@ -34,7 +34,7 @@ package struct GeoJSONDatabase: Database {
     }
 
     package func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result {
-        try body(GeoJSONReader(file: try GeoJSONStoreFile.load(from: path), path: path, zone: zone))
+        try body(try GeoJSONReader(path: path, zone: zone))
     }
 
     package func checkWritable() async throws {

@@ -4,16 +4,20 @@ import QuakesCore
 /// reference semantics (`InMemoryCatalogue`). One reading is one snapshot: a writer replaces the
 /// file by a rename, so the file read is one version of it, whole.
 final class GeoJSONReader: QuakeReading {
+    /// The store without its events, which are in `catalogue`, in the file's order.
     private let file: GeoJSONStoreFile
     private let catalogue: InMemoryCatalogue
     private let path: String
     private let zone: DisplayZone
 
-    init(file: GeoJSONStoreFile, path: String, zone: DisplayZone) {
+    /// A reader of the file at `path` as it is now.
+    init(path: String, zone: DisplayZone) throws(StoreError) {
+        guard let (bytes, _) = try GeoJSONStoreFile.contents(of: path) else { throw StoreError(path: path, .missing) }
+        let (file, quakes) = try GeoJSONStoreFile.decodeForReading(bytes, name: path)
         self.file = file
         self.path = path
         self.zone = zone
-        catalogue = InMemoryCatalogue(Array(file.events.values))
+        catalogue = InMemoryCatalogue(quakes)
     }
 
     func count(_ filter: QuakeFilter) throws -> Int {
@@ -31,8 +35,9 @@ final class GeoJSONReader: QuakeReading {
         try catalogue.forEachQuake(filter, in: rows, zone: zone, sort: sort, origin: origin, limit: limit, body)
     }
 
+    /// A scan: `show` asks once, and building a dictionary of every event would cost more.
     func storedQuake(id: String) throws -> Quake? {
-        file.events[id]
+        catalogue.quakes.first { $0.id == id }
     }
 
     func owner(of id: String) throws -> String? {
@@ -40,7 +45,7 @@ final class GeoJSONReader: QuakeReading {
     }
 
     func allQuakes() throws -> [Quake] {
-        file.events.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        catalogue.quakes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     /// Never called by the commands, which refuse `history` first (`historyRefusal`); said, in
@@ -56,11 +61,12 @@ final class GeoJSONReader: QuakeReading {
     }
 
     func status() throws -> DatabaseStatus {
-        let newest = file.events.values.min { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
+        let quakes = catalogue.quakes
+        let newest = quakes.min { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
         var status = DatabaseStatus(
-            path: path, schemaVersion: Int32(GeoJSONStoreFile.schemaVersion), events: file.events.count,
+            path: path, schemaVersion: Int32(GeoJSONStoreFile.schemaVersion), events: quakes.count,
             tombstones: file.owners.reduce(0) { $0 + ($1.value.isTombstone(of: $1.key) ? 1 : 0) },
-            earliest: file.events.values.map(\.time).min(), latest: file.events.values.map(\.time).max(),
+            earliest: quakes.map(\.time).min(), latest: quakes.map(\.time).max(),
             newest: newest, lastToken: file.lastToken,
             sources: file.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) })
         status.checksRecorded = false

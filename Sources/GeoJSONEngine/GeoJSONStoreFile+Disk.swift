@@ -35,6 +35,12 @@ extension GeoJSONStoreFile {
 
     /// The store in the file at `path` and the version read, nil when there is no file.
     package static func loadIfPresent(from path: String) throws(StoreError) -> (GeoJSONStoreFile, Version)? {
+        guard let (bytes, version) = try contents(of: path) else { return nil }
+        return (try decode(bytes, name: path), version)
+    }
+
+    /// The bytes of the file at `path` and the version read, nil when there is no file.
+    package static func contents(of path: String) throws(StoreError) -> (bytes: [UInt8], version: Version)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -59,9 +65,10 @@ extension GeoJSONStoreFile {
             if count == 0 { break }  // Cut short meanwhile, by another program: decoding says what is wrong.
             done += count
         }
+        if done < bytes.count { bytes.removeLast(bytes.count - done) }
         let version = Version(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
-        return (try decode(Array(bytes[..<done]), name: path), version)
+        return (bytes, version)
     }
 
     /// Replaces the file at `path` with `bytes`: written to a temporary file beside it, flushed to

@@ -30,7 +30,8 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
     /// The file's bytes.
     package func encoded() -> [UInt8] {
         var text = #"{"type":"FeatureCollection","metadata":"# + metadata().serialized() + #","features":["# + "\n"
-        let ordered = events.values.sorted { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
+        let events = Array(events.values)
+        let ordered = QuerySemantics.order(events, sort: .time, origin: nil).lazy.map { events[$0] }
         for (index, quake) in ordered.enumerated() {
             var feature = quake
             feature.feedGenerated = nil
@@ -71,6 +72,18 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
     /// Reads a store's bytes; anything else (another GeoJSON, any other file, a store of a newer
     /// schema) is refused with `StoreError` (`foreign`), and the file is left alone.
     package static func decode(_ bytes: [UInt8], name: String) throws(StoreError) -> GeoJSONStoreFile {
+        var (file, quakes) = try decodeForReading(bytes, name: name)
+        file.events.reserveCapacity(quakes.count)
+        for quake in quakes { file.events[quake.id] = quake }
+        quakes = []
+        return file
+    }
+
+    /// Reads a store's bytes as `decode` does, but leaves the events in the file's order, out of
+    /// `events`: a reader scans them, and needs no dictionary built (nor a copy of each event).
+    package static func decodeForReading(_ bytes: [UInt8], name: String) throws(StoreError) -> (
+        GeoJSONStoreFile, [Quake]
+    ) {
         // The metadata is on the first line, as `encoded()` writes it: read it alone, and leave the
         // features to the feed decoder.
         let prefix = #"{"type":"FeatureCollection","metadata":"#
@@ -113,15 +126,15 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
             guard document.problems.isEmpty else {
                 throw StoreError(path: name, "a feature of the file cannot be read: \(document.problems[0])")
             }
-            for var quake in document.quakes {
-                quake.feedGenerated = file.owners[quake.id]?.version.generated
-                file.events[quake.id] = quake
+            var quakes = document.quakes
+            for index in quakes.indices {
+                quakes[index].feedGenerated = file.owners[quakes[index].id]?.version.generated
             }
+            return (file, quakes)
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(path: name, "the file is damaged: \(error)")
         }
-        return file
     }
 }

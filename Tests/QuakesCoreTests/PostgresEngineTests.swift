@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func timeWindowsAndMagnitudeSortsUseTheirIndexes() async throws {
-        let store = try await EngineParityTests.Universe.shared.postgres()
+        let store = try await EngineParityTests.Universe.shared.store(.postgresql)
         // The plans are read on a thread of their own (the reader blocks), and checked here.
         let (count, byMagnitude, window, strongest) = try await Blocking.run {
             let connection = try PostgresConnection(uri: store.location)

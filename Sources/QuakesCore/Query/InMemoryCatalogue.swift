@@ -27,11 +27,13 @@ package struct InMemoryCatalogue: Sendable {
         _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, zone: DisplayZone, sort: SortSpec,
         origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
     ) rethrows {
-        let selected = quakes.filter { quake in
-            QuerySemantics.matches(quake, filter)
-                && (rows.map { QuerySemantics.isIn(quake, key: $0.key, rows: $0.rows, zone: zone) } ?? true)
+        let selected = quakes.indices.filter { index in
+            QuerySemantics.matches(quakes[index], filter)
+                && (rows.map { QuerySemantics.isIn(quakes[index], key: $0.key, rows: $0.rows, zone: zone) } ?? true)
         }
-        let ordered = selected.sorted { QuerySemantics.precedes($0, $1, sort: sort, origin: origin) }
-        for quake in ordered.prefix(limit ?? Int.max) where try !body(quake) { return }
+        let ordered = QuerySemantics.order(selected.lazy.map { quakes[$0] }, sort: sort, origin: origin).map {
+            selected[$0]
+        }
+        for index in ordered.prefix(limit ?? Int.max) where try !body(quakes[index]) { return }
     }
 }

@@ -45,14 +45,23 @@ struct DatabaseContent: Equatable {
         }
     }
 
-    /// A GeoJSON-file store as the tables an SQL engine would hold: every event as its feature,
-    /// every owner, the feeds' validators; no history (the file keeps none) and no alias view
+    /// A GeoJSON-file store as the tables an SQL engine would hold: every event's fields, every
+    /// owner, the feeds' validators; no history (the file keeps none) and no alias view
     /// (it is the owners, seen another way).
     private static func tables(ofStore path: String) throws -> [String: [[String]]] {
         let file = try GeoJSONStoreFile.load(from: path)
         func text(_ value: Int64?) -> String { value.map(String.init) ?? "NULL" }
         return [
-            "quake": file.events.values.map { [$0.id, QuakeFormats.geoJSONFeature($0)] }.sorted { $0[0] < $1[0] },
+            "quake": file.events.values.map { quake in
+                QuakeField.allCases.map { field in
+                    switch field.value(of: quake) {
+                    case let .text(text)?: text
+                    case let .integer(integer)?: String(integer)
+                    case let .real(real)?: String(real)
+                    case nil: "NULL"
+                    }
+                }
+            }.sorted { $0[0] < $1[0] },
             "identity": file.owners.map { id, owner in
                 [
                     id, owner.event, text(owner.version.updated), text(owner.version.generated),

@@ -122,9 +122,7 @@ final class TestStore: Sendable {
 
     /// A reader of one snapshot of the database, opened here and now (tests may block).
     func reader() throws -> any QuakeReading {
-        if isGeoJSON {
-            return GeoJSONReader(file: try GeoJSONStoreFile.load(from: location), path: location, zone: .utc)
-        }
+        if isGeoJSON { return try GeoJSONReader(path: location, zone: .utc) }
         return server == nil ? try SQLiteReader(path: location) : try PostgresReader(uri: location, name: location)
     }
 
