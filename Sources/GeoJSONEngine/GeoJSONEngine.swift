@@ -4,22 +4,31 @@ import QuakesCore
 /// memory, for catalogues that a web map or a GIS tool should open as they are. It keeps every
 /// `--db` value that is a path ending in `.geojson` or `.json`.
 public struct GeoJSONEngine: StorageEngine {
+    /// The stores this process decoded, shared by every database the engine names.
+    private let cache = GeoJSONReadCache()
+
     public init() {}
 
     package func database(named value: String, in environment: Environment) -> (any Database)? {
         let lowercased = value.lowercased()
         guard lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json"), !lowercased.contains("://")
         else { return nil }
-        return GeoJSONDatabase(path: environment.absolutePath(value))
+        return GeoJSONDatabase(path: environment.absolutePath(value), cache: cache)
     }
 }
 
 /// A GeoJSON-file store, by its absolute path.
 package struct GeoJSONDatabase: Database {
     package let path: String
+    private let cache: GeoJSONReadCache
 
     package init(path: String) {
+        self.init(path: path, cache: GeoJSONReadCache())
+    }
+
+    init(path: String, cache: GeoJSONReadCache) {
         self.path = path
+        self.cache = cache
     }
 
     package var name: String { path }
@@ -34,11 +43,15 @@ package struct GeoJSONDatabase: Database {
     }
 
     package func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result {
-        try body(try GeoJSONReader(path: path, zone: zone))
+        try body(try GeoJSONReader(path: path, zone: zone, cache: cache))
     }
 
     package func checkWritable() async throws {
-        try await Blocking.run { [path] in _ = try GeoJSONStoreFile.loadIfPresent(from: path) }
+        try await Blocking.run { [path] in
+            if let (bytes, _) = try GeoJSONStoreFile.contents(of: path) {
+                _ = try GeoJSONStoreFile.decodeMetadata(bytes, name: path)
+            }
+        }
     }
 
     package func lockWriter(waiting wait: Double) async throws -> any WriterLease {

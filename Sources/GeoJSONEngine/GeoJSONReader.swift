@@ -10,14 +10,13 @@ final class GeoJSONReader: QuakeReading {
     private let path: String
     private let zone: DisplayZone
 
-    /// A reader of the file at `path` as it is now.
-    init(path: String, zone: DisplayZone) throws(StoreError) {
-        guard let (bytes, _) = try GeoJSONStoreFile.contents(of: path) else { throw StoreError(path: path, .missing) }
-        let (file, quakes) = try GeoJSONStoreFile.decodeForReading(bytes, name: path)
-        self.file = file
+    /// A reader of the file at `path` as it is now, decoded again unless `cache` holds it.
+    init(path: String, zone: DisplayZone, cache: GeoJSONReadCache = GeoJSONReadCache()) throws(StoreError) {
+        let entry = try cache.store(at: path)
+        self.file = entry.file
         self.path = path
         self.zone = zone
-        catalogue = InMemoryCatalogue(quakes)
+        catalogue = InMemoryCatalogue(entry.quakes)
     }
 
     func count(_ filter: QuakeFilter) throws -> Int {

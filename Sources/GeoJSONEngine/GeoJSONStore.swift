@@ -54,7 +54,7 @@ actor GeoJSONStore: QuakeWriting {
 
     func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError) -> IngestCounts {
         _ = try turns.context(of: ticket, in: path)
-        let changed = identities.apply(quakes)
+        let changed = identities.apply(quakes, digests: digests)
         return IngestCounts(changed: changed, unchanged: quakes.count - changed)
     }
 

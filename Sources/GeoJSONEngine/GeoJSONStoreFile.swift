@@ -84,6 +84,27 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
     package static func decodeForReading(_ bytes: [UInt8], name: String) throws(StoreError) -> (
         GeoJSONStoreFile, [Quake]
     ) {
+        let file = try decodeMetadata(bytes, name: name)
+        do {
+            let document = try bytes.withUnsafeBytes { try FeatureDocument($0, digests: false) }
+            guard document.problems.isEmpty else {
+                throw StoreError(path: name, "a feature of the file cannot be read: \(document.problems[0])")
+            }
+            var quakes = document.quakes
+            for index in quakes.indices {
+                quakes[index].feedGenerated = file.owners[quakes[index].id]?.version.generated
+            }
+            return (file, quakes)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: name, "the file is damaged: \(error)")
+        }
+    }
+
+    /// Reads the first line of a store's bytes, the metadata, alone: enough to tell a store (and
+    /// its schema) from any other file, which a writer checks before it takes the lock.
+    package static func decodeMetadata(_ bytes: [UInt8], name: String) throws(StoreError) -> GeoJSONStoreFile {
         // The metadata is on the first line, as `encoded()` writes it: read it alone, and leave the
         // features to the feed decoder.
         let prefix = #"{"type":"FeatureCollection","metadata":"#
@@ -121,20 +142,6 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
                 version: EventVersion(updated: owner[2].integerValue, generated: owner[3].integerValue, digest: digest),
                 isDeletion: isDeletion, time: time)
         }
-        do {
-            let document = try bytes.withUnsafeBytes { try FeatureDocument($0, digests: false) }
-            guard document.problems.isEmpty else {
-                throw StoreError(path: name, "a feature of the file cannot be read: \(document.problems[0])")
-            }
-            var quakes = document.quakes
-            for index in quakes.indices {
-                quakes[index].feedGenerated = file.owners[quakes[index].id]?.version.generated
-            }
-            return (file, quakes)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(path: name, "the file is damaged: \(error)")
-        }
+        return file
     }
 }

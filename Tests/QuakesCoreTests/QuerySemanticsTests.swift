@@ -15,7 +15,7 @@ import Testing
         let database = SQLiteDatabase(path: path)
         let seeds: [UInt64] =
             ProcessInfo.processInfo.environment["QUAKES_QUERY_SEED"].flatMap(UInt64.init).map { [$0] }
-            ?? Array(1...UInt64(SuiteMode.rounds(150, long: 1500, sanitized: 8)))
+            ?? Array(1...UInt64(SuiteMode.rounds(60, long: 1500, sanitized: 8)))
         // On a thread of its own: the SQLite reader blocks.
         let outcomes = try await Blocking.run {
             try seeds.map { seed in

@@ -14,14 +14,16 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         self.owners = owners
     }
 
-    /// Applies features in order, as a fetch applies its batches; returns how many changed an event.
+    /// Applies features in order, as a fetch applies its batches, `digests` their `QuakeDigest`s
+    /// when the caller computed them already; returns how many changed an event.
     @discardableResult
-    package mutating func apply(_ quakes: [Quake]) -> Int {
+    package mutating func apply(_ quakes: [Quake], digests: [Int64]? = nil) -> Int {
         var current = owners(of: IdentityRules.ids(namedBy: quakes))
         var changed = 0
-        for quake in quakes {
+        for (index, quake) in quakes.enumerated() {
+            let digest = digests?[index] ?? QuakeDigest.of(quake)
             // Nothing here throws: the store's methods only change dictionaries.
-            if (try? IdentityRules.apply(quake, digest: QuakeDigest.of(quake), owners: &current, to: &self)) == true {
+            if (try? IdentityRules.apply(quake, digest: digest, owners: &current, to: &self)) == true {
                 changed += 1
             }
         }
