@@ -102,6 +102,37 @@ import Testing
         }
     }
 
+    /// The map page of the GeoJSON-file store (`contrib/web/index.html`): the cron line its comment
+    /// gives fetches into the file the page reads, and every property the page's script reads is
+    /// one the store's features carry.
+    @Test func theMapPageReadsWhatItsCronLineWrites() async throws {
+        let page = try Self.text("web/index.html")
+        let line = try #require(page.split(separator: "\n").first { $0.contains("quakes fetch") })
+        var arguments = Array(line.split(separator: " ").map(String.init).drop { $0 != "quakes" }.dropFirst())
+        #expect(arguments.prefix(4) == ["fetch", "--quiet", "--db", "/var/www/quakes/m45.geojson"])
+        #expect(arguments.last == "4.5_week")
+        #expect(page.contains(#"|| "m45.geojson""#), "the page reads the file the cron line writes")
+        // The same command, into a folder of the test's own, from the 4.5_week fixture.
+        let folder = try TemporaryDirectory()
+        arguments[3] = folder.file("m45.geojson")
+        arguments[arguments.count - 1] = Fixtures.path(Fixtures.fourFiveLater)
+        let run = await QuakesRun.run(arguments)
+        #expect(run.status == .success, "\(run.standardError)")
+        #expect(run.standardError.isEmpty)
+        let store = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: arguments[3])))
+                as? [String: Any])
+        let features = try #require(store["features"] as? [[String: Any]])
+        #expect(features.count == 78)
+        let read = Set(
+            page.matches(of: /properties\.([a-z]+)/).map { String($0.output.1) })
+        #expect(read == ["mag", "place", "time", "url", "alert"])
+        for feature in features {
+            let properties = try #require(feature["properties"] as? [String: Any])
+            #expect(read.isSubset(of: properties.keys), "\(feature["id"] ?? "?")")
+        }
+    }
+
     /// The schedule that keeps revisions: a feed lists the events whose origin falls in its window,
     /// so each feed is fetched as often as the next shorter window lasts (all_day hourly, all_week
     /// daily), at minutes clear of the five-minute job, and prune runs after the weekly fetch.
