@@ -162,7 +162,7 @@ import Testing
     /// Random command lines: any mix of filters, sort keys and directions, sections, limits,
     /// formats and zones.
     @Test func randomQueriesAnswerAlike() async throws {
-        let rounds = SuiteMode.rounds(60, long: 1500, sanitized: 10)
+        let rounds = SuiteMode.rounds(40, long: 1500, sanitized: 10)
         for seed in 1...UInt64(rounds) {
             var random = DifferentialTests.Random(state: seed)
             let (arguments, zone) = Self.randomQuery(&random)

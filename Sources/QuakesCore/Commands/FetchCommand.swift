@@ -109,24 +109,24 @@ struct FetchCommand: Command {
         }
         let database = try DatabaseLocation.database(option: database, in: environment)
         try await database.checkWritable()
-        let lock = try await database.lockWriter(waiting: wait)
-        let store = database.writer()
-        try await store.open()
-
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
         let progress =
             environment.standardErrorIsTerminal && !quiet
             ? ProgressDisplay(output: environment.standardError) : nil
-        let drawing = progress.map { progress in Task { await progress.run() } }
-        let outcomes = await Fetch(
-            sources: sources, settings: settings, store: store,
-            downloader: environment.downloader, progress: progress
-        ).run()
-        drawing?.cancel()
-        await drawing?.value
-        await lock.release()
+        let outcomes = try await database.whileHoldingWriter(waiting: wait) { [settings] in
+            let store = database.writer()
+            try await store.open()
+            let drawing = progress.map { progress in Task { await progress.run() } }
+            let outcomes = await Fetch(
+                sources: sources, settings: settings, store: store,
+                downloader: environment.downloader, progress: progress
+            ).run()
+            drawing?.cancel()
+            await drawing?.value
+            return outcomes
+        }
         try Task.checkCancellation()
 
         let summary = FetchSummary(

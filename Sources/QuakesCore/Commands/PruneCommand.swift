@@ -57,17 +57,10 @@ struct PruneCommand: Command {
         try await database.checkWritable()
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
-        let lock = try await database.lockWriter(waiting: wait)
-        let store = database.writer()
-        let result: PruneResult
-        do {
-            result = try await store.prune(
+        let result = try await database.whileHoldingWriter(waiting: wait) {
+            try await database.writer().prune(
                 eventsBefore: eventCutoff, historyBefore: historyCutoff, timestamp: environment.clock(), dryRun: dryRun)
-        } catch {
-            await lock.release()
-            throw error
         }
-        await lock.release()
         var lines: [String] = []
         if let eventCutoff {
             let tombstones =

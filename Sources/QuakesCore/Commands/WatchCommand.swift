@@ -166,20 +166,20 @@ struct WatchCommand: Command {
         _ feed: FeedSource, into store: any QuakeWriting, of database: any Database, settings: FetchSettings,
         in environment: Environment
     ) async -> IngestFailure? {
-        let lock: any WriterLease
+        let outcomes: [Result<IngestReport, IngestFailure>]
         do {
-            lock = try await database.lockWriter(waiting: 0)
+            outcomes = try await database.whileHoldingWriter(waiting: 0) {
+                await Fetch(
+                    sources: [feed], settings: settings, store: store, downloader: environment.downloader,
+                    progress: nil
+                ).run()
+            }
         } catch is LockedError {
             return nil  // Another process is writing: its changes will show in this pass's query.
         } catch {
             environment.standardError.writeLine("Error: \(error)")
             return nil
         }
-        let outcomes = await Fetch(
-            sources: [feed], settings: settings, store: store,
-            downloader: environment.downloader, progress: nil
-        ).run()
-        await lock.release()
         for case let .failure(failure) in outcomes where !(failure.error is CancellationError) {
             if case .unreadableFile = failure.error as? DownloadError { return failure }
             environment.standardError.writeLine("Error: \(failure)")

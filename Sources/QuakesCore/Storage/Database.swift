@@ -40,6 +40,23 @@ extension Database {
         try await Blocking.run { try read(zone: zone, body) }
     }
 
+    /// Runs `body` holding the right to write the database, taken waiting up to `wait` seconds
+    /// (`LockedError` when another process keeps it), and lets go of it when `body` ends, however
+    /// it ends: the one place a writer's lock is released.
+    package func whileHoldingWriter<Result>(waiting wait: Double, _ body: () async throws -> Result) async throws
+        -> Result
+    {
+        let lease = try await lockWriter(waiting: wait)
+        do {
+            let result = try await body()
+            await lease.release()
+            return result
+        } catch {
+            await lease.release()
+            throw error
+        }
+    }
+
     /// Every stored event, by id: for tools that move a whole catalogue (the benchmarks).
     package func allQuakes() async throws -> [Quake] {
         try await reading { try $0.allQuakes() }
