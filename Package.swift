@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
         // A GeoJSON file as the store, read whole and answered from memory by the reference semantics.
-        .target(name: "GeoJSONEngine", dependencies: ["QuakesCore"]),
+        .target(name: "GeoJSONEngine", dependencies: ["QuakesCore", "Locking"]),
         // A few lines that register the engines and hand the process to QuakesCore.
         .executableTarget(
             name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),

@@ -1,10 +1,11 @@
+import Locking
 import QuakesCore
-import Synchronization
 
 /// The stores this process read last, decoded, by path and file version: a `watch --no-fetch`
 /// that looks at an unchanged file every interval, or several commands run in one process (the
 /// tests), decode it once. A version is the file's inode, size and modification time, and a writer
-/// replaces the file by a rename, so a changed store is never taken for the one decoded.
+/// replaces the file by a rename, so a changed store is never taken for the one decoded. Its lock
+/// is `Locked`, which ThreadSanitizer sees.
 final class GeoJSONReadCache: Sendable {
     struct Entry: Sendable {
         var version: GeoJSONStoreFile.Version
@@ -14,7 +15,7 @@ final class GeoJSONReadCache: Sendable {
 
     /// How many stores are kept: a process reads one, or a few.
     private static var capacity: Int { 4 }
-    private let entries = Mutex<[(path: String, entry: Entry)]>([])
+    private let entries = Locked<[(path: String, entry: Entry)]>([])
 
     /// The store at `path` as it is now, from the cache when the file has not changed since.
     func store(at path: String) throws(StoreError) -> Entry {

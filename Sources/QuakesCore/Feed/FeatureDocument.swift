@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// A whole GeoJSON document already in memory, split and decoded as a fetch does it, its chunks
 /// decoded in parallel: for a store that is one file, read whole, and for tests that split
@@ -27,7 +27,7 @@ package struct FeatureDocument {
         let outline = try splitter.finish()
         if let remaining = outline.remainingFeatures { chunks.append(remaining) }
         chunkCount = chunks.count
-        let batches = Mutex([Result<FeatureBatch, any Error>?](repeating: nil, count: chunks.count))
+        let batches = Locked([Result<FeatureBatch, any Error>?](repeating: nil, count: chunks.count))
         DispatchQueue.concurrentPerform(iterations: chunks.count) { [chunks] index in
             let batch = Result { try chunks[index].decode(digests: digests) }
             batches.withLock { $0[index] = batch }
