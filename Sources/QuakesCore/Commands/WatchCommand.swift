@@ -246,23 +246,7 @@ struct WatchCommand: Command {
             let input = buffer.bytes
             let id = change.quake.id
             let outcome: String? = try? await Blocking.run {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", hook]
-                let pipe = Pipe()
-                process.standardInput = pipe
-                do {
-                    try process.run()
-                } catch {
-                    return "cannot run --exec command: \(error.localizedDescription)"
-                }
-                try? pipe.fileHandleForWriting.write(contentsOf: input)
-                try? pipe.fileHandleForWriting.close()
-                process.waitUntilExit()
-                guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                    return "--exec command failed for \(id) (status \(process.terminationStatus))"
-                }
-                return nil
+                ShellCommand.run(hook, input: input).map { "--exec command failed for \(id) (\($0))" }
             }
             if let outcome { environment.standardError.writeLine("Warning: " + TerminalText.escaped(outcome)) }
         }
