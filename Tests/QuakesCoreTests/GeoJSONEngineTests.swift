@@ -84,7 +84,8 @@ import Testing
             #expect(run.status == .ioError, "\(name): \(arguments[0]): \(run.standardError)")
             #expect(run.standardError.contains("is not a quakes database"), "\(name): \(run.standardError)")
         }
-        #expect(try String(contentsOfFile: store.location, encoding: .utf8) == text)
+        // Read with our own reader: Foundation's leaks a page reading an empty file (LeakSanitizer).
+        #expect(try GeoJSONStoreFile.contents(of: store.location)?.bytes == Array(text.utf8))
     }
 
     @Test func historyIsRefusedWithUsageButTheLastTokenIsKept() async throws {
