@@ -21,9 +21,15 @@ extension GeoJSONStoreFile {
         package static func of(_ path: String) -> Version? {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
-            return Version(
-                device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                modified: info.st_mtim)
+            return Version(info)
+        }
+
+        /// The version `stat` or `fstat` describes.
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = info.st_mtim
         }
     }
 
@@ -66,9 +72,7 @@ extension GeoJSONStoreFile {
             done += count
         }
         if done < bytes.count { bytes.removeLast(bytes.count - done) }
-        let version = Version(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
-        return (bytes, version)
+        return (bytes, Version(info))
     }
 
     /// Replaces the file at `path` with `bytes`: written to a temporary file beside it, flushed to

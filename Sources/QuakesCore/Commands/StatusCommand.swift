@@ -64,7 +64,7 @@ struct StatusCommand: Command {
     }
 
     /// `{"database":…,"schemaVersion":n,"events":n,"tombstones":n,"earliest":…,"latest":…,
-    /// "newest":{quake}|null,"lastToken":n,"sources":[…]}`, and `"fresh"` with `--fresh-within`.
+    /// "newest":{quake}|null,"lastToken":n,"lastSuccess":…,"checksRecorded":b,"sources":[…]}`, and `"fresh"` with `--fresh-within`.
     static func json(_ status: DatabaseStatus, fresh: Bool?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("database", .string(status.path)),
