@@ -143,8 +143,9 @@ actor GeoJSONStore: QuakeWriting {
         saved = (file, try GeoJSONStoreFile.replace(path, with: file.encoded()))
     }
 
-    /// What the file keeps of a feed: its validators (see `GeoJSONStoreFile`).
+    /// What the file keeps of a feed: its validators and progress (see `GeoJSONStoreFile`).
     private static func kept(_ state: FeedState) -> FeedState {
-        FeedState(url: state.url, etag: state.etag, lastModified: state.lastModified, fetched: 0)
+        FeedState(
+            url: state.url, etag: state.etag, lastModified: state.lastModified, fetched: 0, progress: state.progress)
     }
 }

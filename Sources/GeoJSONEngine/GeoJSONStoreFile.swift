@@ -18,7 +18,8 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
 
     package var events: [String: Quake] = [:]
     package var owners: [String: IdentityOwner] = [:]
-    /// The feeds' validators, without the times of their fetches (see above).
+    /// The feeds' validators, and where a backfill or a sync stands, without the times of their
+    /// fetches (see above).
     package var feeds: [String: FeedState] = [:]
     /// The newest history token ever issued.
     package var lastToken: Int64 = 0
@@ -43,10 +44,11 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
 
     private func metadata() -> JSONValue {
         let feeds = self.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) }.map { feed in
-            JSONValue.object([
-                ("url", .string(feed.url)), ("etag", feed.etag.map(JSONValue.string) ?? .null),
-                ("lastModified", feed.lastModified.map(JSONValue.string) ?? .null),
-            ])
+            JSONValue.object(
+                [
+                    ("url", .string(feed.url)), ("etag", feed.etag.map(JSONValue.string) ?? .null),
+                    ("lastModified", feed.lastModified.map(JSONValue.string) ?? .null),
+                ] + (feed.progress.map { [("progress", JSONValue.string($0))] } ?? []))
         }
         let owners = self.owners.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { id, owner in
             JSONValue.array([
@@ -130,7 +132,8 @@ package struct GeoJSONStoreFile: Sendable, Equatable {
             guard let url = feed[member: "url"]?.stringValue else { continue }
             file.feeds[url] = FeedState(
                 url: url, etag: feed[member: "etag"]?.stringValue,
-                lastModified: feed[member: "lastModified"]?.stringValue, fetched: 0)
+                lastModified: feed[member: "lastModified"]?.stringValue, fetched: 0,
+                progress: feed[member: "progress"]?.stringValue)
         }
         for case let .array(owner) in store[member: "owners"]?.arrayValue ?? [] {
             guard owner.count == 7, let id = owner[0].stringValue, let event = owner[1].stringValue,

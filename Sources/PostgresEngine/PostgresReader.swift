@@ -167,12 +167,13 @@ final class PostgresReader: QuakeReading {
         let newest = try connection.execute(
             "SELECT \(PostgresColumns.list) FROM quake ORDER BY time DESC, id ASC LIMIT 1")
         let sources = try connection.execute(
-            "SELECT url, etag, last_modified, fetched, checked, outcome FROM feed_state ORDER BY url")
+            "SELECT url, etag, last_modified, fetched, checked, outcome, progress FROM feed_state ORDER BY url")
         let states = (0..<sources.rowCount).map { row in
             FeedState(
                 url: sources.string(row: row, column: 0) ?? "", etag: sources.string(row: row, column: 1),
                 lastModified: sources.string(row: row, column: 2), fetched: sources.int64(row: row, column: 3) ?? 0,
-                checked: sources.int64(row: row, column: 4), outcome: sources.string(row: row, column: 5))
+                checked: sources.int64(row: row, column: 4), outcome: sources.string(row: row, column: 5),
+                progress: sources.string(row: row, column: 6))
         }
         return DatabaseStatus(
             path: name, schemaVersion: Int32(figures.int64(row: 0, column: 4) ?? 0),

@@ -125,7 +125,9 @@ enum PostgresSchema {
                 outcome       text
             )
             """,
-        ]
+        ],
+        // 2: where a backfill or a sync stands, with the events of each of its requests.
+        ["ALTER TABLE feed_state ADD COLUMN progress text"],
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

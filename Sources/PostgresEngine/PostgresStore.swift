@@ -100,13 +100,13 @@ public actor PostgresStore: QuakeWriting {
     public func feedState(for url: String) throws(StoreError) -> FeedState? {
         do {
             let result = try connection().executePrepared(
-                "SELECT etag, last_modified, fetched, checked, outcome FROM feed_state WHERE url = $1::text",
+                "SELECT etag, last_modified, fetched, checked, outcome, progress FROM feed_state WHERE url = $1::text",
                 [.text(url)])
             guard result.rowCount > 0 else { return nil }
             return FeedState(
                 url: url, etag: result.string(row: 0, column: 0), lastModified: result.string(row: 0, column: 1),
                 fetched: result.int64(row: 0, column: 2) ?? 0, checked: result.int64(row: 0, column: 3),
-                outcome: result.string(row: 0, column: 4))
+                outcome: result.string(row: 0, column: 4), progress: result.string(row: 0, column: 5))
         } catch {
             throw StoreError(path: name, error)
         }
@@ -154,15 +154,16 @@ public actor PostgresStore: QuakeWriting {
     private static func save(_ state: FeedState, on connection: PostgresConnection) throws {
         try connection.executePrepared(
             """
-            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome)
-            VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::text)
+            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome, progress)
+            VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::text, $7::text)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome
+                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome,
+                progress = excluded.progress
             """,
             [
                 .text(state.url), state.etag.map(PostgresValue.text), state.lastModified.map(PostgresValue.text),
                 .integer(state.fetched), state.checked.map(PostgresValue.integer),
-                state.outcome.map(PostgresValue.text),
+                state.outcome.map(PostgresValue.text), state.progress.map(PostgresValue.text),
             ])
     }
 

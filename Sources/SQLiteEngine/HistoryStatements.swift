@@ -92,9 +92,11 @@ struct HistoryStatements {
     func save(_ state: FeedState) throws {
         let statement = try connection.statement(
             """
-            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            INSERT INTO feed_state (url, etag, last_modified, fetched, checked, outcome, progress)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome
+                fetched = excluded.fetched, checked = excluded.checked, outcome = excluded.outcome,
+                progress = excluded.progress
             """)
         try statement.bind(state.url, at: 1)
         try statement.bind(state.etag, at: 2)
@@ -102,18 +104,20 @@ struct HistoryStatements {
         try statement.bind(state.fetched, at: 4)
         try statement.bind(state.checked, at: 5)
         try statement.bind(state.outcome, at: 6)
+        try statement.bind(state.progress, at: 7)
         try statement.run()
     }
 
     func feedState(for url: String) throws -> FeedState? {
         let statement = try connection.statement(
-            "SELECT etag, last_modified, fetched, checked, outcome FROM feed_state WHERE url = ?1")
+            "SELECT etag, last_modified, fetched, checked, outcome, progress FROM feed_state WHERE url = ?1")
         try statement.bind(url, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return FeedState(
             url: url, etag: statement.string(at: 0), lastModified: statement.string(at: 1),
-            fetched: statement.int64(at: 2) ?? 0, checked: statement.int64(at: 3), outcome: statement.string(at: 4))
+            fetched: statement.int64(at: 2) ?? 0, checked: statement.int64(at: 3), outcome: statement.string(at: 4),
+            progress: statement.string(at: 5))
     }
 
     // MARK: - Private

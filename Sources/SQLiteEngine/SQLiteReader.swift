@@ -185,14 +185,14 @@ final class SQLiteReader: QuakeReading {
         let newest = try connection.prepare(
             "SELECT \(QuakeColumns.list) FROM quake ORDER BY time DESC, id ASC LIMIT 1")
         let sources = try connection.prepare(
-            "SELECT url, etag, last_modified, fetched, checked, outcome FROM feed_state ORDER BY url")
+            "SELECT url, etag, last_modified, fetched, checked, outcome, progress FROM feed_state ORDER BY url")
         var states: [FeedState] = []
         while try sources.step() {
             states.append(
                 FeedState(
                     url: sources.string(at: 0) ?? "", etag: sources.string(at: 1),
                     lastModified: sources.string(at: 2), fetched: sources.int64(at: 3) ?? 0,
-                    checked: sources.int64(at: 4), outcome: sources.string(at: 5)))
+                    checked: sources.int64(at: 4), outcome: sources.string(at: 5), progress: sources.string(at: 6)))
         }
         return DatabaseStatus(
             path: path, schemaVersion: try connection.userVersion(),

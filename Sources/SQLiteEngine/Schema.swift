@@ -143,6 +143,8 @@ enum Schema {
                         DROP TABLE temp.digest;
                         """)
                 }),
+            // 4: where a backfill or a sync stands, with the events of each of its requests.
+            .init("ALTER TABLE feed_state ADD COLUMN progress TEXT;"),
         ])
 
     /// The tables of every released version, to recognise a quakes database that predates the

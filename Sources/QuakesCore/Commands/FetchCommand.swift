@@ -34,6 +34,14 @@ struct FetchCommand: Command {
                     "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
                 default: .table),
             .init(.quiet, short: "q", help: "Print nothing on success (for cron)."),
+            .init(
+                .confirmVanished,
+                help:
+                    "Ask the FDSN service about each stored event a summary feed no longer lists, and record what it says (deleted, merged, revised)."
+            ),
+            .init(
+                .service, value: "url", help: "The FDSN event service --confirm-vanished asks.",
+                default: FDSNService.comCat),
         ])
 
     /// The download options that `fetch` and `watch` share.
@@ -64,6 +72,8 @@ struct FetchCommand: Command {
     var wait: Double
     var format: Format
     var quiet: Bool
+    /// The service that confirms vanished events, with `--confirm-vanished`.
+    var confirmingService: FDSNService?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
@@ -76,6 +86,8 @@ struct FetchCommand: Command {
             } ?? 0
         format = try CommonOptions.format(arguments, default: .table)
         quiet = arguments.flag(.quiet)
+        let service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
+        confirmingService = arguments.flag(.confirmVanished) ? service : nil
         if sources.filter({ $0 == "-" }).count > 1 {
             throw UsageError("Standard input ('-') can be read only once")
         }
@@ -115,7 +127,8 @@ struct FetchCommand: Command {
         let progress =
             environment.standardErrorIsTerminal && !quiet
             ? ProgressDisplay(output: environment.standardError) : nil
-        let outcomes = try await database.whileHoldingWriter(waiting: wait) { [settings] in
+        let confirmingService = confirmingService
+        let (outcomes, vanished) = try await database.whileHoldingWriter(waiting: wait) { [settings] in
             let store = database.writer()
             try await store.open()
             let drawing = progress.map { progress in Task { await progress.run() } }
@@ -125,12 +138,27 @@ struct FetchCommand: Command {
             ).run()
             drawing?.cancel()
             await drawing?.value
-            return outcomes
+            let confirmation = confirmingService.map { service in
+                VanishedConfirmation(
+                    service: service, settings: settings, store: store, database: database,
+                    downloader: environment.downloader)
+            }
+            do {
+                let vanished = try await VanishedEvents.check(
+                    outcomes, database: database, store: store, confirmation: confirmation)
+                return (outcomes, vanished)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // What was fetched is stored; only the look for vanished events failed.
+                environment.standardError.writeLine("Warning: could not look for vanished events: \(error)")
+                return (outcomes, [:])
+            }
         }
         try Task.checkCancellation()
 
         let summary = FetchSummary(
-            sources: sources, outcomes: outcomes, seconds: (ContinuousClock.now - started).seconds)
+            sources: sources, outcomes: outcomes, vanished: vanished, seconds: (ContinuousClock.now - started).seconds)
         for case let .failure(error) in outcomes { environment.standardError.writeLine("Error: \(error)") }
         switch format {
         case .json:

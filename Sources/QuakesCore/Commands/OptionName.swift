@@ -5,9 +5,13 @@ public enum OptionName: String, Sendable, CaseIterable {
     case author
     case bbox
     case cacert
+    case catalog
     case changes
     case changesOnly = "changes-only"
     case color
+    case concurrency
+    case confirmVanished = "confirm-vanished"
+    case contributor
     case db
     case dryRun = "dry-run"
     case exec
@@ -30,11 +34,14 @@ public enum OptionName: String, Sendable, CaseIterable {
     case noFetch = "no-fetch"
     case now
     case olderThan = "older-than"
+    case pause
     case place
     case quiet
     case radius
+    case restart
     case retries
     case section
+    case service
     case since
     case sort
     case status

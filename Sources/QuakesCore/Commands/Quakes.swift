@@ -6,7 +6,9 @@ public enum Quakes {
 
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
-        FetchCommand.self, CountCommand.self, ListCommand.self, ShowCommand.self, HistoryCommand.self,
+        FetchCommand.self, BackfillCommand.self, SyncCommand.self, CountCommand.self, ListCommand.self,
+        ShowCommand.self,
+        HistoryCommand.self,
         PruneCommand.self, WatchCommand.self, StatusCommand.self, CompletionsCommand.self, ManualCommand.self,
     ]
 

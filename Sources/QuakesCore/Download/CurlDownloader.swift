@@ -42,6 +42,11 @@ private final class CurlTransfer {
     private var failure: (any Error)?
     private var bodyBytes: Int64 = 0
     private var checkedStatus = false
+    /// True once the response is known to be an HTTP error, whose body is kept for its message.
+    private var isErrorResponse = false
+    private var errorBody: [UInt8] = []
+    /// How much of an error response's body is kept.
+    private static let errorBodyKept = 4096
     private let started = DispatchTime.now().uptimeNanoseconds
     /// Time spent inside the sink, which is ours and not the network's, so the timeout leaves it out.
     private var nanosecondsInSink: UInt64 = 0
@@ -134,10 +139,14 @@ private final class CurlTransfer {
         if !checkedStatus {
             checkedStatus = true
             let status = responseCode()
-            if status >= 400 {
-                failure = httpError(status)
-                return ccurl_write_error()
-            }
+            isErrorResponse = status >= 400
+        }
+        if isErrorResponse {
+            // An error's body is read for its message, never handed to the sink.
+            errorBody += bytes.prefix(Self.errorBodyKept - errorBody.count)
+            if errorBody.count < Self.errorBodyKept { return bytes.count }
+            failure = httpError(responseCode())
+            return ccurl_write_error()
         }
         bodyBytes += Int64(bytes.count)
         guard bodyBytes <= request.maximumBytes else {
@@ -188,7 +197,10 @@ private final class CurlTransfer {
     }
 
     private func httpError(_ status: Int) -> DownloadError {
-        .httpStatus(url: request.url, status: status, retryAfter: header("Retry-After"))
+        let message = String(decoding: errorBody, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return .httpStatus(
+            url: request.url, status: status, retryAfter: header("Retry-After"),
+            message: message.isEmpty ? nil : message)
     }
 
     private func effectiveURL() -> String {

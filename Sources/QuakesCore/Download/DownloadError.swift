@@ -3,8 +3,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A local file (a path or a `file://` URL) is missing or unreadable.
     case unreadableFile(path: String, reason: String)
     /// The server answered with an HTTP error status, and maybe said when to try again: its
-    /// `Retry-After`, as sent (seconds or an HTTP date).
-    case httpStatus(url: String, status: Int, retryAfter: String? = nil)
+    /// `Retry-After`, as sent (seconds or an HTTP date); `message` is the start of its body, which
+    /// is where an FDSN service says why it refused a query.
+    case httpStatus(url: String, status: Int, retryAfter: String? = nil, message: String? = nil)
     /// The transfer took longer than its timeout.
     case timedOut(url: String, seconds: Double)
     /// The body was larger than the limit.
@@ -17,7 +18,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadableFile(path, reason):
             "\(path): cannot read: \(reason)"
-        case let .httpStatus(url, status, _):
+        case let .httpStatus(url, status, _, _):
             "HTTP \(status)\(httpReason(status).map { " \($0)" } ?? "") from \(url)"
         case let .timedOut(url, seconds):
             "\(url): no complete answer within \(formatSeconds(seconds)) s (see --timeout)"
@@ -33,7 +34,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .timedOut: true
-        case let .httpStatus(_, status, _): status == 429 || (500...599).contains(status)
+        case let .httpStatus(_, status, _, _): status == 429 || (500...599).contains(status)
         case let .transfer(_, _, transient): transient
         case .unreadableFile, .tooLarge: false
         }
@@ -41,7 +42,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The server's `Retry-After`, as sent.
     public var retryAfter: String? {
-        if case let .httpStatus(_, _, retryAfter) = self { return retryAfter }
+        if case let .httpStatus(_, _, retryAfter, _) = self { return retryAfter }
         return nil
     }
 }

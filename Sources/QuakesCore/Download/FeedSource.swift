@@ -53,6 +53,25 @@ public struct FeedSource: Sendable, Equatable {
         }
     }
 
+    /// The magnitude threshold of a summary feed's URL: nil inside for `all_*`, none for a URL that
+    /// is not a summary feed or for `significant_*`, which has no fixed threshold.
+    static func threshold(ofSummaryFeed url: String) -> Double?? {
+        guard url.hasPrefix(summaryFeedBase), url.hasSuffix(".geojson") else { return nil }
+        let name = url.dropFirst(summaryFeedBase.count).dropLast(".geojson".count)
+        guard isSummaryFeedName(String(name)), let threshold = name.split(separator: "_").first else { return nil }
+        switch threshold {
+        case "all": return .some(nil)
+        case "significant": return nil
+        default: return Double(threshold).map { .some($0) }
+        }
+    }
+
+    /// A request to an FDSN event service, which names itself in messages.
+    init(service url: String) {
+        label = url
+        self.url = url
+    }
+
     /// True for http and https sources, which requests may be made conditional for.
     public var isHTTP: Bool {
         let lowered = url.lowercased()

@@ -206,6 +206,12 @@ struct FeatureDecoder {
                 hasTime = try decode(property, &scanner) || hasTime
             } while try scanner.nextMember(closer: .closeBrace)
         }
+        if !hasTime, problem == nil, quake.isDeleted, seen.contains(Property.time.rawValue) {
+            // The FDSN service may send a deleted event without its time: the deletion is still
+            // news, and its tombstone is kept as long as one deleted when it was.
+            quake.time = quake.updated ?? 0
+            hasTime = true
+        }
         if !hasTime, problem == nil {
             report(seen.contains(Property.time.rawValue) ? "properties.time is null" : "properties.time is missing")
         }

@@ -14,11 +14,15 @@ struct FeedOutline: Sendable {
     /// a features array the splitter could not see (a key written with escapes, `"feat\u0075res"`).
     /// Empty for a normal FeatureCollection.
     var remainingFeatures: FeatureChunk?
+    /// The document's `metadata.generated`, when it has one: the moment a feed's time range ends.
+    var generated: Int64?
 
     /// Checks `outline` and finds what kind of document it is; `gap` is where features were cut out.
     init(outline: [UInt8], gap: Gap?) throws {
         do {
-            remainingFeatures = try outline.withUnsafeBytes { bytes in try Self.read(bytes, outline: outline) }
+            (remainingFeatures, generated) = try outline.withUnsafeBytes { bytes in
+                try Self.read(bytes, outline: outline)
+            }
         } catch let error as JSONSyntaxError {
             // Offsets past the cut-out features move back to where they are in the document.
             var mapped = error
@@ -28,7 +32,7 @@ struct FeedOutline: Sendable {
     }
 
     private static func read(_ bytes: UnsafeRawBufferPointer, outline: [UInt8]) throws(JSONSyntaxError)
-        -> FeatureChunk?
+        -> (FeatureChunk?, generated: Int64?)
     {
         var scanner = JSONScanner(bytes)
         var type: String?
@@ -83,17 +87,21 @@ struct FeedOutline: Sendable {
                 throw scanner.error("the FeatureCollection has no 'features' array", at: Int(typeOffset))
             }
             guard !featuresNotArray else { throw scanner.error("the document's 'features' is not an array", at: 0) }
-            guard !featureRanges.isEmpty else { return nil }
-            return FeatureChunk(
-                bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0,
-                feedGenerated: generated)
+            guard !featureRanges.isEmpty else { return (nil, generated) }
+            return (
+                FeatureChunk(
+                    bytes: outline, elements: featureRanges, firstIndex: 0, origin: 0, feedGenerated: generated),
+                generated
+            )
         case "Feature":
             guard featuresArrays == 0 else {
                 throw scanner.error("a Feature document must not have a 'features' member", at: Int(typeOffset))
             }
-            return FeatureChunk(
-                bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0,
-                feedGenerated: generated)
+            return (
+                FeatureChunk(
+                    bytes: outline, elements: [0..<outline.count], firstIndex: 0, origin: 0, feedGenerated: generated),
+                generated
+            )
         case nil:
             throw scanner.error("the document has no 'type': it is not GeoJSON", at: 0)
         case let other?:

@@ -28,6 +28,12 @@ public struct IngestReport: Sendable {
     public var attempts = 1
     /// The history transaction it recorded, if it changed anything.
     public var commit: StoreCommit?
+    /// Features of the document that `FeedIngest.selection` left out, not counted elsewhere.
+    public var leftOut = 0
+    /// Every id the stored features named, their own and their `ids`, when asked for.
+    public var namedIDs: Set<String> = []
+    /// The feed's `metadata.generated`, when it had one.
+    public var generated: Int64?
 
     /// Every feature of the document.
     public var features: Int { counts.total + skipped }
@@ -47,6 +53,17 @@ struct FeedIngest {
     var store: any QuakeWriting
     var downloader: any Downloader
     var progress: ProgressDisplay.Handle?
+    /// Which of a batch's features are stored, for a source that answers more than its own part (a
+    /// backfill window's shared boundary second, a sync's margin); nil stores them all. Those left
+    /// out are not counted.
+    var selection: (@Sendable ([Quake]) async throws -> [Bool])?
+    /// What is recorded of the source with its events instead of its URL's validators (where a
+    /// backfill stands), made from the finished report just before the commit; throwing rolls the
+    /// source back.
+    var record: (@Sendable (IngestReport) throws -> FeedState)?
+    /// True to keep every id the document names in the report (`IngestReport.namedIDs`), to find
+    /// the stored events a feed no longer lists.
+    var collectsIDs = false
     /// About how many bytes of features each decoder task takes at a time.
     var chunkSize = 256 * 1024
     /// How many chunks may be decoding at once: twice the cores, so that decoders never wait for
@@ -85,7 +102,7 @@ struct FeedIngest {
     /// One download and ingest, in one transaction.
     private func attemptOnce() async throws -> IngestReport {
         let isHTTP = source.isHTTP
-        let validators = isHTTP && !settings.force ? try await store.feedState(for: source.url) : nil
+        let validators = isHTTP && !settings.force && record == nil ? try await store.feedState(for: source.url) : nil
         var headers: [String] = []
         if let etag = validators?.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = validators?.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
@@ -93,7 +110,9 @@ struct FeedIngest {
             url: source.url, timeout: settings.timeout, maximumBytes: settings.maximumBytes,
             userAgent: settings.userAgent, headers: headers, caBundle: settings.caBundle, caPath: settings.caPath)
 
-        let writer = BatchWriter(store: store, settings: settings, source: source, progress: progress)
+        let writer = BatchWriter(
+            store: store, settings: settings, source: source, progress: progress, selection: selection,
+            collectsIDs: collectsIDs)
         do {
             try source.checkLocalFile()
             let channel = BlockingChannel<FeedPart>(capacity: channelCapacity)
@@ -140,13 +159,13 @@ struct FeedIngest {
                 throw UnusableFeedError(source: source.label, features: report.features, problems: report.problems)
             }
             // Standard input is no source to follow: what came through it is not recorded.
-            let state =
-                source.isStandardInput
-                ? nil
-                : FeedState(
-                    url: source.url, etag: isHTTP ? response.etag : nil,
-                    lastModified: isHTTP ? response.lastModified : nil, fetched: now, checked: now,
-                    outcome: report.status.rawValue)
+            let state: FeedState? =
+                if let record { try record(report) } else if source.isStandardInput { nil } else {
+                    FeedState(
+                        url: source.url, etag: isHTTP ? response.etag : nil,
+                        lastModified: isHTTP ? response.lastModified : nil, fetched: now, checked: now,
+                        outcome: report.status.rawValue)
+                }
             report.commit = try await writer.commit(feedState: state)
             return report
         } catch {
@@ -175,7 +194,7 @@ struct FeedIngest {
             while true {
                 try Task.checkCancellation()
                 while !inputEnded, submitted - stored < decodersInFlight {
-                    guard let chunk = try await Self.nextChunk(from: channel) else {
+                    guard let chunk = try await Self.nextChunk(from: channel, writer: writer) else {
                         inputEnded = true
                         break
                     }
@@ -196,11 +215,15 @@ struct FeedIngest {
     }
 
     /// The next chunk to decode: streamed chunks, then any features left in the outline.
-    private static func nextChunk(from channel: BlockingChannel<FeedPart>) async throws -> FeatureChunk? {
+    private static func nextChunk(from channel: BlockingChannel<FeedPart>, writer: BatchWriter) async throws
+        -> FeatureChunk?
+    {
         while let part = try await channel.next() {
             switch part {
             case let .chunk(chunk): return chunk
-            case let .outline(outline): if let remaining = outline.remainingFeatures { return remaining }
+            case let .outline(outline):
+                writer.report.generated = outline.generated
+                if let remaining = outline.remainingFeatures { return remaining }
             }
         }
         return nil
@@ -227,18 +250,39 @@ private final class BatchWriter {
     let settings: FetchSettings
     let source: FeedSource
     let progress: ProgressDisplay.Handle?
+    let selection: (@Sendable ([Quake]) async throws -> [Bool])?
+    let collectsIDs: Bool
     var report: IngestReport
     private var ticket: IngestTicket?
 
-    init(store: any QuakeWriting, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?) {
+    init(
+        store: any QuakeWriting, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?,
+        selection: (@Sendable ([Quake]) async throws -> [Bool])?, collectsIDs: Bool
+    ) {
         self.store = store
         self.settings = settings
         self.source = source
         self.progress = progress
+        self.selection = selection
+        self.collectsIDs = collectsIDs
         report = IngestReport(source: source, url: source.url)
     }
 
     func write(_ batch: FeatureBatch) async throws {
+        var batch = batch
+        if let selection {
+            let selected = try await selection(batch.quakes)
+            let kept = batch.quakes.indices.filter { selected[$0] }
+            report.leftOut += batch.quakes.count - kept.count
+            batch.quakes = kept.map { batch.quakes[$0] }
+            batch.digests = kept.map { batch.digests[$0] }
+        }
+        if collectsIDs {
+            for quake in batch.quakes {
+                report.namedIDs.insert(quake.id)
+                report.namedIDs.formUnion(quake.otherIDs)
+            }
+        }
         if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
         report.counts += try await store.ingest(batch.quakes, digests: batch.digests, for: ticket!)
         report.skipped += batch.problems.count

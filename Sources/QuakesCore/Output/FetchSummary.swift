@@ -4,13 +4,16 @@ import Foundation
 struct FetchSummary {
     var sources: [FeedSource]
     var outcomes: [Result<IngestReport, IngestFailure>]
+    /// The vanished events of each summary feed stored, by position.
+    var vanished: [Int: VanishedEvents.Report] = [:]
     var seconds: Double
 
     /// One line per source that succeeded, after a warning for each of its first skipped features:
     /// `all_day: 312 features, 5 new, 2 updated, 305 unchanged, 0 skipped (0.21 s)`.
     func text() -> String {
         var text = ""
-        for case let .success(report) in outcomes {
+        for (position, outcome) in outcomes.enumerated() {
+            guard case let .success(report) = outcome else { continue }
             let label = report.source.label
             let timing =
                 String(format: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
@@ -29,17 +32,23 @@ struct FetchSummary {
                 "\(label): \(report.features) features, \(events.inserted) new, \(events.updated) updated, "
                 + "\(report.counts.unchanged) unchanged, "
                 + (events.deleted > 0 ? "\(events.deleted) deleted, " : "")
-                + "\(report.skipped) skipped (\(timing))\n"
+                + "\(report.skipped) skipped"
+                + (vanished[position].map { ", \($0.ids.count) vanished" } ?? "") + " (\(timing))\n"
+            for confirmation in vanished[position]?.confirmations ?? [] {
+                text += "\(label): \(confirmation.text)\n"
+            }
         }
         return text
     }
 
     /// `{"sources":[{"source":…,"status":"ok","features":n,…}],"seconds":s}`.
     func json() -> JSONValue {
-        let entries = zip(sources, outcomes).map { source, outcome -> JSONValue in
+        let entries = zip(sources, outcomes).enumerated().map { position, pair -> JSONValue in
+            let (source, outcome) = pair
             switch outcome {
             case let .success(report):
                 let events = report.commit ?? StoreCommit(token: nil)
+                let vanished = vanished[position] ?? VanishedEvents.Report()
                 return .object([
                     ("source", .string(source.label)),
                     ("status", .string(report.status.rawValue)),
@@ -64,6 +73,8 @@ struct FetchSummary {
                     ("attempts", .integer(report.attempts)),
                     ("token", .integer(report.commit?.token)),
                     ("seconds", .number(rounded(report.seconds))),
+                    ("vanished", .array(vanished.ids.map(JSONValue.string))),
+                    ("confirmed", .array(vanished.confirmations.map(\.json))),
                 ])
             case let .failure(failure):
                 return .object([

@@ -8,12 +8,17 @@ public struct FeedState: Sendable, Equatable {
     public var fetched: Int64
     /// When a fetch of it last succeeded, a stored download or a 304 Not Modified alike.
     public var checked: Int64?
-    /// How that fetch ended: `ok` (stored) or `not-modified`.
+    /// How that fetch ended: `ok` (stored) or `not-modified`; for a backfill or a sync,
+    /// `backfilling`, `complete` or `synced`.
     public var outcome: String?
+    /// Where a source read in many requests stands (a backfill's windows, a sync's cursor), as the
+    /// JSON text its command reads back: saved in the same transaction as the events of each
+    /// request, so that an interrupted command goes on exactly where it stopped.
+    public var progress: String?
 
     public init(
         url: String, etag: String?, lastModified: String?, fetched: Int64, checked: Int64? = nil,
-        outcome: String? = nil
+        outcome: String? = nil, progress: String? = nil
     ) {
         self.url = url
         self.etag = etag
@@ -21,5 +26,6 @@ public struct FeedState: Sendable, Equatable {
         self.fetched = fetched
         self.checked = checked
         self.outcome = outcome
+        self.progress = progress
     }
 }

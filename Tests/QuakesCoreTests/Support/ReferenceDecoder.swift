@@ -87,13 +87,24 @@ enum ReferenceDecoder {
         return (quakes, skipped)
     }
 
+    /// The event's time: its `time`, or, for a deleted event whose `time` is null, its `updated`
+    /// (or 0).
+    private static func time(of properties: [String: Value]) -> Int64? {
+        if case let .number(_, time?)? = properties["time"], abs(time) <= 9_000_000_000_000_000 { return time }
+        guard properties["time"] == .null, case let .string(status)? = properties["status"],
+            status.lowercased() == "deleted"
+        else { return nil }
+        if case let .number(_, updated?)? = properties["updated"] { return updated }
+        return 0
+    }
+
     /// The feature as a quake, or nil when the rules make it unusable.
     static func quake(from feature: Value) -> Quake? {
         guard case let .object(members) = feature,
             members["type"].map({ $0 == .string("Feature") }) ?? true,
             case let .string(id)? = members["id"], !id.isEmpty,
             case let .object(properties)? = members["properties"],
-            case let .number(_, time?)? = properties["time"], abs(time) <= 9_000_000_000_000_000,
+            let time = time(of: properties),
             case let .object(geometry)? = members["geometry"],
             geometry["type"] == .string("Point"),
             case let .array(coordinates)? = geometry["coordinates"], coordinates.count >= 2,

@@ -1,0 +1,76 @@
+/// `quakes backfill --since DATE [--until DATE] [FILTERS]`: stores the events of a past time range,
+/// beyond the summary feeds' 30 days, from the FDSN event service, in windows the service can
+/// answer whole.
+struct BackfillCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes backfill",
+        abstract: "Store the events of a past time range from the FDSN event service (USGS ComCat).",
+        discussion: """
+            Asks the service for the events from --since to --until (or to when the backfill first \
+            started) that match the filters, in time windows small enough for the service to answer \
+            whole (ComCat answers at most 20,000 events a request): a window it refuses as too large \
+            is split. Each window is stored in one transaction with the backfill's progress, so an \
+            interrupted backfill goes on where it stopped when the same command runs again (--restart \
+            starts over), and a complete one fetches nothing. For recent events, prefer 'quakes fetch' \
+            (the summary feeds) and keep a backfilled copy current with 'quakes sync'.
+            """,
+        options: [DatabaseLocation.option]
+            + FilterOptions.options.filter { [OptionName.since.rawValue, OptionName.until.rawValue].contains($0.name) }
+            + ServiceOptions.filterOptions + [
+                .init(.restart, help: "Start over, forgetting the progress of an earlier run of the same backfill."),
+                .init(.author, value: "name", help: "The author recorded in the history.", default: "backfill"),
+            ] + ServiceOptions.options)
+
+    var database: String?
+    var options: ServiceOptions
+    var restart: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        database = try DatabaseLocation.option(arguments)
+        options = try ServiceOptions(arguments, author: arguments.value(.author) ?? "backfill")
+        restart = arguments.flag(.restart)
+        guard options.filters.since != nil else {
+            throw UsageError("'--since <when>' is required: the start of the time range to backfill")
+        }
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let zone = environment.zone(utc: options.utc)
+        let times = try options.filters.filter(in: environment, zone: zone)
+        let now = try options.filters.now(in: environment, zone: zone)
+        guard let since = times.earliest else { throw UsageError("'--since <when>' is required") }
+        let until = times.before
+        guard since < (until ?? now) else {
+            throw UsageError(
+                until == nil
+                    ? "'--since <when>' is in the future: there is nothing to backfill yet"
+                    : "'--until <when>' must be after '--since <when>'")
+        }
+        // The plan is named by what it asks; without --until its end is fixed when it first runs.
+        let key = options.service.queryURL(
+            [("format", "geojson")] + options.filter.parameters + [("starttime", CivilTime.iso8601(since))]
+                + (until.map { [("endtime", CivilTime.iso8601($0))] } ?? []))
+        let database = try DatabaseLocation.database(option: database, in: environment)
+        try await database.checkWritable()
+        let (options, restart) = (options, restart)
+        let summary = try await database.whileHoldingWriter(waiting: options.wait) {
+            let store = database.writer()
+            try await store.open()
+            let recorded = restart ? nil : try await store.feedState(for: key)?.progress.flatMap(ServiceProgress.init)
+            let progress =
+                recorded.flatMap { $0.kind == .backfill ? $0 : nil }
+                ?? ServiceProgress(
+                    kind: .backfill, filter: options.filter, since: since, until: until ?? now, started: now)
+            let pass = ServicePass(
+                key: key, progress: progress, wasComplete: progress.complete, asked: options.filter)
+            return try await options.run([pass], command: .backfill, store: store, in: environment)
+        }
+        return options.report(summary, in: environment)
+    }
+
+    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+        let parsed = ParsedArguments.leniently(arguments, for: help)
+        guard (try? CommonOptions.format(parsed, default: FetchCommand.Format.table)) == .json else { return nil }
+        return ServiceSummary.failure(.backfill, error: error, status: status).serialized() + "\n"
+    }
+}

@@ -1,0 +1,168 @@
+/// The options that `backfill` and `sync` share: the service, what it is asked, how politely, and
+/// how the run reports, read once into typed values.
+struct ServiceOptions: Sendable {
+    /// The filters an FDSN service answers itself, as `count` and `list` spell them.
+    static let filterOptions: [CommandHelp.Option] =
+        FilterOptions.options.filter { option in
+            [OptionName.minMagnitude, .maxMagnitude, .bbox, .near, .radius, .`type`, .minDepth, .maxDepth]
+                .map(\.rawValue).contains(option.name)
+        } + [
+            .init(.catalog, value: "name", help: "Only the solutions of this catalog (FDSN catalog: us, ci, ak…)."),
+            .init(.contributor, value: "name", help: "Only events contributed by this network (FDSN contributor)."),
+        ]
+
+    /// How the service is reached, and the run reported.
+    static let options: [CommandHelp.Option] =
+        [
+            .init(
+                .service, value: "url", help: "The FDSN event service, which must answer GeoJSON.",
+                default: FDSNService.comCat),
+            .init(
+                .concurrency, value: "n",
+                help:
+                    "Requests at a time, 1 to \(maximumConcurrency): the service asks automated clients to be gentle.",
+                default: "1"),
+            .init(.pause, value: "seconds", help: "The pause between one request and the next.", default: "0.5"),
+            .init(
+                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
+                default: "0"),
+        ] + FetchCommand.downloadOptions + [
+            CommonOptions.format(
+                FetchCommand.Format.self,
+                help:
+                    "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
+                default: .table),
+            .init(.quiet, short: "q", help: "Print nothing on success (for cron)."),
+            CommonOptions.utc,
+        ]
+
+    static let maximumConcurrency = 4
+
+    var service: FDSNService
+    /// The filter options as given (`--since` and `--until` among them).
+    var filters: FilterOptions
+    var filter: FDSNFilter
+    /// True when any filter option other than times was given.
+    var hasFilter: Bool
+    var concurrency: Int
+    var pause: Double
+    var settings: FetchSettings
+    var wait: Double
+    var format: FetchCommand.Format
+    var quiet: Bool
+    var utc: Bool
+
+    init(_ arguments: ParsedArguments, author: String) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+        service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
+        filters = try FilterOptions(arguments)
+        if filters.origin != nil, filters.fixed.circle == nil {
+            throw UsageError("'--near <lat,lon>' needs '--radius <km>' here: the service is asked for a circle")
+        }
+        filter = FDSNFilter(
+            scope: filters.fixed,
+            catalog: try arguments.value(.catalog, expected: "a catalog name, such as us") { $0.isEmpty ? nil : $0 },
+            contributor: try arguments.value(.contributor, expected: "a network name, such as us") {
+                $0.isEmpty ? nil : $0
+            })
+        hasFilter = !filter.parameters.isEmpty
+        concurrency =
+            try arguments.value(.concurrency, expected: "a whole number from 1 to \(Self.maximumConcurrency)") { text in
+                Int(text).flatMap { (1...Self.maximumConcurrency).contains($0) ? $0 : nil }
+            } ?? 1
+        pause =
+            try arguments.value(.pause, expected: "a number of seconds, 0 or more") { text in
+                Double(text).flatMap { $0 >= 0 && $0 <= 600 ? $0 : nil }
+            } ?? 0.5
+        var settings = try FetchCommand.settings(arguments)
+        settings.author = author
+        self.settings = settings
+        wait =
+            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
+                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+            } ?? 0
+        format = try CommonOptions.format(arguments, default: .table)
+        quiet = arguments.flag(.quiet)
+        utc = arguments.flag(.utc)
+    }
+
+    /// The settings with the environment's clock and certificate authorities.
+    func settings(in environment: Environment) -> FetchSettings {
+        var settings = settings
+        settings.clock = environment.clock
+        settings.trust(environment.variables)
+        return settings
+    }
+}
+
+/// One pass to run: a plan's key, its progress at the start, and how it is asked.
+struct ServicePass: Sendable {
+    var key: String
+    var progress: ServiceProgress
+    /// True when the pass was complete before this run: nothing is fetched.
+    var wasComplete = false
+    var asked: FDSNFilter
+    var extraParameters: [(name: String, value: String)] = []
+    var admits: (@Sendable ([Quake]) async throws -> [Bool])?
+}
+
+extension ServiceOptions {
+    /// Runs `passes` one after the other into `store` (whose writer lock the caller holds), drawing a
+    /// progress line on a terminal, and stops at the first that fails.
+    func run(
+        _ passes: [ServicePass], command: ServiceProgress.Kind, store: any QuakeWriting, in environment: Environment
+    )
+        async throws -> ServiceSummary
+    {
+        let started = ContinuousClock.now
+        let showsProgress = environment.standardErrorIsTerminal && !quiet
+        var summary = ServiceSummary(command: command, service: service, plans: [], error: nil, seconds: 0)
+        for pass in passes {
+            let resumed = pass.progress.windows > 0 && !pass.progress.complete
+            guard !pass.wasComplete else {
+                summary.plans.append(
+                    .init(
+                        key: pass.key, report: PagedFetchReport(progress: pass.progress), resumed: false,
+                        wasComplete: true))
+                continue
+            }
+            try await store.save(
+                FeedState(
+                    url: pass.key, etag: nil, lastModified: nil, fetched: environment.clock(), outcome: "running",
+                    progress: pass.progress.encoded()))
+            let output = environment.standardError
+            var fetch = PagedFetch(
+                service: service, asked: pass.asked, key: pass.key, settings: settings(in: environment), store: store,
+                downloader: environment.downloader)
+            fetch.extraParameters = pass.extraParameters
+            fetch.concurrency = concurrency
+            fetch.pause = pause
+            fetch.admits = pass.admits
+            if showsProgress {
+                fetch.observer = { report in
+                    output.write("\r\u{1B}[K" + ServiceSummary.progressLine(command, report))
+                }
+            }
+            let (report, error) = try await fetch.run(from: pass.progress)
+            if showsProgress { output.write("\r\u{1B}[K") }
+            summary.plans.append(.init(key: pass.key, report: report, resumed: resumed, wasComplete: false))
+            if let error {
+                summary.error = error
+                break
+            }
+        }
+        summary.seconds = (ContinuousClock.now - started).seconds
+        return summary
+    }
+
+    /// Writes the summary as `--format` and `--quiet` ask, and the error, if any, on standard error.
+    func report(_ summary: ServiceSummary, in environment: Environment) -> ExitStatus {
+        if let error = summary.error { environment.standardError.writeLine("Error: \(error)") }
+        switch format {
+        case .json: environment.standardOutput.writeLine(summary.json().serialized())
+        case .table where !quiet: environment.standardError.write(summary.text())
+        case .table: break
+        }
+        return summary.exitStatus
+    }
+}
