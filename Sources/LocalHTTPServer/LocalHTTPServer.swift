@@ -31,6 +31,23 @@ public final class LocalHTTPServer: Sendable {
         /// connection open until `release(_:)` is called for the path (when it sends the rest) or
         /// the client goes away: a download that is certain to be unfinished until the test says so.
         case stalled(body: [UInt8], sent: Int)
+        /// The answer computed from the request, for services whose answers depend on the query
+        /// string (the FDSN emulator); it runs on the connection's thread.
+        case handler(@Sendable (Request) -> Response)
+    }
+
+    /// What a `handler` route answers.
+    public struct Response: Sendable {
+        public var status: Int
+        /// Extra header lines, as `Name: value`.
+        public var headers: [String]
+        public var body: [UInt8]
+
+        public init(status: Int = 200, headers: [String] = [], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     public struct Request: Sendable {
@@ -128,11 +145,14 @@ public final class LocalHTTPServer: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(connection) else { return }
         requests.withLock { $0.append(request) }
-        var route = routes.withLock { $0[request.path] }
+        let (key, found) = routes.withLock { routes in
+            Self.lookUp(request.path, in: routes)
+        }
+        var route = found
         if case let .sequence(steps)? = route {
             let count = served.withLock { served in
-                defer { served[request.path, default: 0] += 1 }
-                return served[request.path, default: 0]
+                defer { served[key, default: 0] += 1 }
+                return served[key, default: 0]
             }
             route = steps[min(count, steps.count - 1)]
         }
@@ -171,6 +191,9 @@ public final class LocalHTTPServer: Sendable {
             send(connection, status: 404, headers: [], body: Array("no route for \(request.path)\n".utf8))
         case let .respond(status, headers, body):
             send(connection, status: status, headers: headers, body: body)
+        case let .handler(answer)?:
+            let response = answer(request)
+            send(connection, status: response.status, headers: response.headers, body: response.body)
         case let .gzip(body):
             if request.headers["accept-encoding"]?.contains("gzip") == true {
                 send(connection, status: 200, headers: ["Content-Encoding: gzip"], body: body)
@@ -192,6 +215,15 @@ public final class LocalHTTPServer: Sendable {
             let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 65_536)
             while !stopped.load(ordering: .relaxed), write(connection, spaces) {}
         }
+    }
+
+    /// The route of `path` and the key it was found under: the exact path first, then the path
+    /// without its query string, so that one route can answer every query of a service.
+    private static func lookUp(_ path: String, in routes: [String: Route]) -> (String, Route?) {
+        if let route = routes[path] { return (path, route) }
+        guard let question = path.firstIndex(of: "?") else { return (path, nil) }
+        let bare = String(path[..<question])
+        return (bare, routes[bare])
     }
 
     /// Reads and drops what the client sends until it closes the connection, the server stops or
@@ -243,15 +275,18 @@ public final class LocalHTTPServer: Sendable {
         var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for header in headers { head += header + "\r\n" }
         head += "\r\n"
-        _ = write(connection, Array(head.utf8) + body)
+        // MSG_MORE holds the head back to leave with the body, without copying a body of megabytes.
+        guard write(connection, Array(head.utf8), more: !body.isEmpty) else { return }
+        write(connection, body)
     }
 
     @discardableResult
-    private func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+    private func write(_ connection: Int32, _ bytes: [UInt8], more: Bool = false) -> Bool {
+        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         var sent = 0
         while sent < bytes.count {
             let result = bytes[sent...].withUnsafeBytes {
-                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                Glibc.send(connection, $0.baseAddress, $0.count, flags)
             }
             if result <= 0 { return false }
             sent += result
