@@ -55,27 +55,33 @@ struct FilterOptions: Sendable, Equatable {
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        last = try arguments.value(.last, expected: TimeExpression.durationForm, TimeExpression.duration)
-        since = try arguments.value(.since, expected: TimeExpression.momentForm, Moment.init)
-        until = try arguments.value(.until, expected: TimeExpression.momentForm, Moment.init)
-        now = try arguments.value(.now, expected: TimeExpression.momentForm, Moment.init)
+        // Commands may take some of the filters only (`backfill` and `sync` those a service answers).
+        func declared<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?) throws(UsageError)
+            -> Value?
+        {
+            arguments.declares(name) ? try arguments.value(name, expected: expected, convert) : nil
+        }
+        last = try declared(.last, expected: TimeExpression.durationForm, TimeExpression.duration)
+        since = try declared(.since, expected: TimeExpression.momentForm, Moment.init)
+        until = try declared(.until, expected: TimeExpression.momentForm, Moment.init)
+        now = try declared(.now, expected: TimeExpression.momentForm, Moment.init)
         let magnitude = "a number, such as 4.5 or -0.5"
-        fixed.minimumMagnitude = try arguments.value(.minMagnitude, expected: magnitude, finiteNumber)
-        fixed.maximumMagnitude = try arguments.value(.maxMagnitude, expected: magnitude, finiteNumber)
-        fixed.minimumDepth = try arguments.value(.minDepth, expected: "a number of kilometres", finiteNumber)
-        fixed.maximumDepth = try arguments.value(.maxDepth, expected: "a number of kilometres", finiteNumber)
-        fixed.placeContains = try arguments.value(.place, expected: "some text") { $0.isEmpty ? nil : $0 }
-        fixed.eventType = try arguments.value(.`type`, expected: "an event type, such as earthquake") {
+        fixed.minimumMagnitude = try declared(.minMagnitude, expected: magnitude, finiteNumber)
+        fixed.maximumMagnitude = try declared(.maxMagnitude, expected: magnitude, finiteNumber)
+        fixed.minimumDepth = try declared(.minDepth, expected: "a number of kilometres", finiteNumber)
+        fixed.maximumDepth = try declared(.maxDepth, expected: "a number of kilometres", finiteNumber)
+        fixed.placeContains = try declared(.place, expected: "some text") { $0.isEmpty ? nil : $0 }
+        fixed.eventType = try declared(.`type`, expected: "an event type, such as earthquake") {
             $0.isEmpty ? nil : $0
         }
-        fixed.status = try arguments.value(.status, expected: "automatic or reviewed") { text in
+        fixed.status = try declared(.status, expected: "automatic or reviewed") { text in
             Self.statuses.contains(text.lowercased()) ? text.lowercased() : nil
         }
-        fixed.alert = try arguments.value(.alert, expected: "green, yellow, orange, red or pending") { text in
+        fixed.alert = try declared(.alert, expected: "green, yellow, orange, red or pending") { text in
             Self.alertLevels.contains(text.lowercased()) ? text.lowercased() : nil
         }
-        fixed.tsunamiOnly = arguments.flag(.tsunami)
-        origin = try arguments.value(
+        fixed.tsunamiOnly = arguments.declares(.tsunami) && arguments.flag(.tsunami)
+        origin = try declared(
             .near,
             expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
         ) { text -> GeoPoint? in
@@ -84,7 +90,7 @@ struct FilterOptions: Sendable, Equatable {
             }
             return GeoPoint(latitude: numbers[0], longitude: numbers[1])
         }
-        let radius = try arguments.value(.radius, expected: "a number of kilometres greater than 0") { text in
+        let radius = try declared(.radius, expected: "a number of kilometres greater than 0") { text in
             finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
         }
         switch (origin, radius) {
@@ -93,7 +99,7 @@ struct FilterOptions: Sendable, Equatable {
         case (nil, _?): throw UsageError("'--radius <km>' needs '--near <lat,lon>'")
         default: break
         }
-        fixed.box = try arguments.value(
+        fixed.box = try declared(
             .bbox,
             expected:
                 "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]"

@@ -123,6 +123,12 @@ public struct ParsedArguments: Sendable {
         return converted
     }
 
+    /// True when the command declares the option: for option groups that commands take in part
+    /// (the filters, of which `backfill` and `sync` take those a service answers).
+    public func declares(_ name: OptionName) -> Bool {
+        command.options.contains { $0.name == name.rawValue }
+    }
+
     /// Stops on an option the command does not declare: reading one would always find it not
     /// given. Every command's `init` reads all its options whatever the words, so the first test
     /// of the command meets it; no input can.

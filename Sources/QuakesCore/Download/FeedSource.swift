@@ -53,17 +53,27 @@ public struct FeedSource: Sendable, Equatable {
         }
     }
 
-    /// The magnitude threshold of a summary feed's URL: nil inside for `all_*`, none for a URL that
-    /// is not a summary feed or for `significant_*`, which has no fixed threshold.
+    /// The magnitude threshold of a summary feed's URL (USGS's, or a mirror's: its last path
+    /// component is the feed's name, `4.5_week.geojson`): `.some(nil)` for `all_*`; nil for a URL
+    /// that is not a summary feed, and for `significant_*`, which has no fixed threshold.
     static func threshold(ofSummaryFeed url: String) -> Double?? {
-        guard url.hasPrefix(summaryFeedBase), url.hasSuffix(".geojson") else { return nil }
-        let name = url.dropFirst(summaryFeedBase.count).dropLast(".geojson".count)
-        guard isSummaryFeedName(String(name)), let threshold = name.split(separator: "_").first else { return nil }
-        switch threshold {
-        case "all": return .some(nil)
-        case "significant": return nil
-        default: return Double(threshold).map { .some($0) }
+        summaryFeed(of: url).flatMap { name in
+            switch name.threshold {
+            case "all": .some(nil)
+            case "significant": nil
+            default: Double(name.threshold).map { .some($0) }
+            }
         }
+    }
+
+    /// The summary feed a URL names by its last path component, as its threshold and period.
+    static func summaryFeed(of url: String) -> (threshold: String, period: String)? {
+        guard url.lowercased().hasPrefix("http"), let last = url.split(separator: "?").first?.split(separator: "/").last,
+            last.hasSuffix(".geojson")
+        else { return nil }
+        let name = String(last.dropLast(".geojson".count))
+        guard isSummaryFeedName(name), let separator = name.lastIndex(of: "_") else { return nil }
+        return (String(name[..<separator]), String(name[name.index(after: separator)...]))
     }
 
     /// A request to an FDSN event service, which names itself in messages.

@@ -41,7 +41,8 @@ struct PagedFetch {
 
     private enum Outcome: Sendable {
         case stored(IngestReport)
-        case refused(matching: Int?)
+        /// Refused for matching too many events, after `attempts` requests (transient failures retried).
+        case refused(matching: Int?, cap: Int?, attempts: Int)
     }
 
     /// Reads what `progress` has not yet stored; returns what this run did, with the progress it
@@ -53,6 +54,9 @@ struct PagedFetch {
         var report = PagedFetchReport(progress: progress)
         var queue = state.gaps(before: state.frontier)
         var cursor = state.frontier
+        var cap = self.cap
+        /// The end of the last window the service refused, and how many events it said are in it.
+        var known: (end: Int64, count: Int)?
         let started = ContinuousClock.now
 
         func nextWindow() -> Range<Int64>? {
@@ -72,9 +76,9 @@ struct PagedFetch {
                     while inFlight < concurrency, let window = nextWindow() {
                         let pause = firstRequest ? 0 : pause
                         firstRequest = false
-                        group.addTask { [self] in
+                        group.addTask { [self, cap] in
                             if pause > 0 { try await Task.sleep(for: .milliseconds(Int64(pause * 1000))) }
-                            return (window, try await fetch(window, shared: shared))
+                            return (window, try await fetch(window, cap: cap, shared: shared))
                         }
                         inFlight += 1
                     }
@@ -87,17 +91,32 @@ struct PagedFetch {
                         state.requests += ingest.attempts
                         state.features += ingest.features
                         let received = ingest.features + ingest.leftOut
-                        // Aim the next window at `fill` of the cap, growing at most fourfold at a time.
                         let aim = Double(cap) * fill
-                        let length = Double(window.upperBound - window.lowerBound)
-                        let scaled = received > 0 ? length * aim / Double(received) : length * 4
-                        state.span = Int64(max(1000, min(length * 4, scaled)))
+                        if let bound = known, window.upperBound < bound.end, queue.isEmpty {
+                            // What is left of the last refused window holds its count less what came:
+                            // size the next window from that remainder's density.
+                            known?.count = max(0, bound.count - received)
+                            let remainder = Double(bound.end - window.upperBound)
+                            let left = Double(known?.count ?? 0)
+                            state.span = Int64(max(1000, left <= aim ? remainder : remainder * aim / left))
+                        } else {
+                            // Aim the next window at `fill` of the cap, growing at most sixteenfold at
+                            // a time (out of a burst quickly; a refusal costs one request and says by
+                            // how much).
+                            known = nil
+                            let length = Double(window.upperBound - window.lowerBound)
+                            let scaled = received > 0 ? length * aim / Double(received) : length * 16
+                            state.span = Int64(max(1000, min(length * 16, scaled, Double(Int64.max / 4))))
+                        }
                         report.add(ingest)
-                    case let .refused(matching):
-                        state.requests += 1
+                    case let .refused(matching, limit, attempts):
+                        // The service says its cap when it refuses: ComCat's is 20,000, another's may differ.
+                        if let limit, limit > 0 { cap = limit }
+                        state.requests += attempts
                         state.refused += 1
                         report.refused += 1
-                        report.requests += 1
+                        report.requests += attempts
+                        report.retried += attempts - 1
                         guard window.upperBound - window.lowerBound > 1000 else {
                             throw StoreError(
                                 path: key,
@@ -106,8 +125,14 @@ struct PagedFetch {
                         }
                         let parts = max(2, Int((Double(matching ?? 0) / (Double(cap) * fill)).rounded(.up)))
                         let pieces = Self.split(window, into: parts)
-                        queue.insert(contentsOf: pieces, at: 0)
                         state.span = max(1000, pieces[0].upperBound - pieces[0].lowerBound)
+                        if window.upperBound == cursor, queue.isEmpty {
+                            // The newest window: the next ones start from it again, at the new length.
+                            cursor = window.lowerBound
+                            known = matching.map { (window.upperBound, $0) }
+                        } else {
+                            queue.insert(contentsOf: pieces, at: 0)
+                        }
                     }
                     shared.withLock { $0 = state }
                     report.progress = state
@@ -127,7 +152,7 @@ struct PagedFetch {
     }
 
     /// Downloads and stores one window, or says it was refused for matching too many events.
-    private func fetch(_ window: Range<Int64>, shared: Locked<ServiceProgress>) async throws -> Outcome {
+    private func fetch(_ window: Range<Int64>, cap: Int, shared: Locked<ServiceProgress>) async throws -> Outcome {
         let start = Self.wholeSecond(atOrBefore: window.lowerBound)
         let end = Self.wholeSecond(after: window.upperBound - 1, by: 1)
         let parameters =
@@ -145,7 +170,6 @@ struct PagedFetch {
                 return inWindow && (extra?[index] ?? true)
             }
         }
-        let cap = cap
         let key = key
         ingest.record = { report in
             guard report.features + report.leftOut < cap else { throw WindowFull() }
@@ -161,8 +185,10 @@ struct PagedFetch {
         do {
             return .stored(try await ingest.run())
         } catch {
-            if error.error is WindowFull { return .refused(matching: nil) }
-            if let refusal = FDSNService.refusal(of: error.error) { return .refused(matching: refusal.matching) }
+            if error.error is WindowFull { return .refused(matching: nil, cap: nil, attempts: error.attempts) }
+            if let refusal = FDSNService.refusal(of: error.error) {
+                return .refused(matching: refusal.matching, cap: refusal.cap, attempts: error.attempts)
+            }
             throw error.error
         }
     }

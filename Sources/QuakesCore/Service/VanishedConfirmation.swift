@@ -20,8 +20,8 @@ struct VanishedConfirmation {
             case merged
             /// Still there, changed (a magnitude lowered below the feed's threshold).
             case revised
-            /// Still there as stored: it left the feed for another reason.
-            case unchanged
+            /// Still there, as stored already (a sync brought the revision first).
+            case current
             /// Unknown to the service: removed as if deleted.
             case unknown
             /// The question failed (see the error); nothing was recorded.
@@ -58,7 +58,7 @@ struct VanishedConfirmation {
 
     private func confirm(_ id: String) async -> Outcome {
         let stored = try? await database.reading { try $0.storedQuake(id: id) }
-        guard let stored else { return Outcome(id: id, kind: .unchanged) }
+        guard let stored else { return Outcome(id: id, kind: .current) }
         var ingest = FeedIngest(
             source: FeedSource(service: service.eventURL(id: id)), settings: settings, store: store,
             downloader: downloader)
@@ -68,7 +68,7 @@ struct VanishedConfirmation {
             let after = try? await database.reading { try $0.quake(withID: id) }
             if let after, after.id != id { return Outcome(id: id, kind: .merged, into: after.id) }
             if after == nil { return Outcome(id: id, kind: .deleted) }
-            return Outcome(id: id, kind: (report.commit?.updated ?? 0) > 0 ? .revised : .unchanged)
+            return Outcome(id: id, kind: (report.commit?.updated ?? 0) > 0 ? .revised : .current)
         } catch {
             if case let .httpStatus(_, status, _, _)? = error.error as? DownloadError, status == 404 || status == 409 {
                 // Gone from the service: a deletion newer than any version seen.

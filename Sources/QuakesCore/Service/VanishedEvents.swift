@@ -13,9 +13,9 @@ enum VanishedEvents {
     /// (no fixed threshold) and for a feed without `generated`.
     static func coverage(of source: FeedSource, generated: Int64?) -> QuakeFilter? {
         guard let generated, let threshold = FeedSource.threshold(ofSummaryFeed: source.url),
-            let period = source.url.split(separator: "_").last?.split(separator: ".").first,
+            let period = FeedSource.summaryFeed(of: source.url)?.period,
             let length = ["hour": Int64(3_600_000), "day": 86_400_000, "week": 604_800_000, "month": 2_592_000_000][
-                String(period)]
+                period]
         else { return nil }
         var filter = QuakeFilter()
         filter.earliest = generated - length + edge
@@ -82,7 +82,11 @@ enum VanishedEvents {
         for var state in sources {
             let ids = recorded(in: state)
             guard !ids.isEmpty else { continue }
-            let answered = try await confirmation.confirm(ids.filter { id in !outcomes.contains { $0.id == id } })
+            // Those no longer stored were settled already (by this sync's passes, or a fetch).
+            let stored = try await confirmation.database.reading { reader in
+                try ids.filter { try reader.storedQuake(id: $0) != nil }
+            }
+            let answered = try await confirmation.confirm(stored.filter { id in !outcomes.contains { $0.id == id } })
             outcomes += answered
             state.progress = progress(answered.filter { $0.kind == .failed }.map(\.id))
             try await confirmation.store.save(state)
