@@ -11,9 +11,11 @@ struct Fetch {
     func run() async -> [Result<IngestReport, IngestFailure>] {
         await withTaskGroup(of: (Int, Result<IngestReport, IngestFailure>).self) { group in
             for (position, source) in sources.enumerated() {
-                let ingest = FeedIngest(
+                var ingest = FeedIngest(
                     source: source, settings: settings, store: store, downloader: downloader,
                     progress: progress?.handle(for: source.label))
+                // A summary feed's ids, to find the stored events it no longer lists.
+                ingest.collectsIDs = FeedSource.threshold(ofSummaryFeed: source.url) != nil
                 group.addTask {
                     defer { ingest.progress?.finished() }
                     do throws(IngestFailure) {
