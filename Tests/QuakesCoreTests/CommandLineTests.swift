@@ -140,6 +140,11 @@ import Testing
                                           standard error) or json (one object on standard
                                           output). (default: table)
                   -q, --quiet             Print nothing on success (for cron).
+                  --confirm-vanished      Ask the FDSN service about each stored event a summary
+                                          feed no longer lists, and record what it says
+                                          (deleted, merged, revised).
+                  --service <url>         The FDSN event service --confirm-vanished asks.
+                                          (default: https://earthquake.usgs.gov/fdsnws/event/1/)
                   -h, --help              Show help information.
 
                 """)
@@ -164,6 +169,10 @@ import Testing
                     SUBCOMMANDS:
                       fetch                   Download USGS earthquake feeds and store them in the
                                               database.
+                      backfill                Store the events of a past time range from the FDSN
+                                              event service (USGS ComCat).
+                      sync                    Bring stored events up to date with the FDSN event
+                                              service: revisions and deletions.
                       count                   Count the stored events that match the filters.
                       list                    List the stored events that match the filters, sorted
                                               and in sections.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
@@ -92,8 +93,8 @@ import Testing
 
     @Test func everyExampleCommandParses() throws {
         let commands = try commands()
-        // Four cron jobs and four services.
-        #expect(commands.count == 8)
+        // Five cron jobs and five services.
+        #expect(commands.count == 10)
         for arguments in commands {
             let name = try #require(arguments.first)
             let type = try #require(Quakes.commands.first { $0.help.commandName == "quakes \(name)" })
@@ -136,7 +137,7 @@ import Testing
     /// The schedule that keeps revisions: a feed lists the events whose origin falls in its window,
     /// so each feed is fetched as often as the next shorter window lasts (all_day hourly, all_week
     /// daily), at minutes clear of the five-minute job, and prune runs after the weekly fetch.
-    @Test func theCronFileSetsTheDatabaseAndSchedulesFourJobs() throws {
+    @Test func theCronFileSetsTheDatabaseAndSchedulesFiveJobs() throws {
         let (variables, jobs) = try cronFile()
         #expect(variables.map(\.name) == ["QUAKES_DB"])
         #expect(variables.first?.value == "/var/lib/quakes/quakes.sqlite")
@@ -149,6 +150,7 @@ import Testing
                 ["7 * * * *", "fetch", "all_day"],
                 ["17 3 * * *", "fetch", "all_week"],
                 ["47 3 * * *", "prune", ""],
+                ["17 4 * * *", "sync", ""],
             ])
         for job in jobs {
             #expect(job.user == "root")
@@ -164,12 +166,12 @@ import Testing
             Self.units == [
                 "quakes-fetch-day.service", "quakes-fetch-day.timer", "quakes-fetch-week.service",
                 "quakes-fetch-week.timer", "quakes-fetch.service", "quakes-fetch.timer", "quakes-prune.service",
-                "quakes-prune.timer",
+                "quakes-prune.timer", "quakes-sync.service", "quakes-sync.timer",
             ])
         let jobs = try cronFile().jobs.map(\.arguments)
         let expected: [(unit: String, calendar: String, job: Int)] = [
             ("quakes-fetch", "*:0/5", 0), ("quakes-fetch-day", "*:07", 1), ("quakes-fetch-week", "*-*-* 03:17", 2),
-            ("quakes-prune", "*-*-* 03:47", 3),
+            ("quakes-prune", "*-*-* 03:47", 3), ("quakes-sync", "*-*-* 04:17", 4),
         ]
         for (unit, calendar, job) in expected {
             let service = try settings(of: unit + ".service")
@@ -220,19 +222,31 @@ import Testing
     }
 
     /// The cron jobs in order against a test database named by `QUAKES_DB`, as cron passes it,
-    /// with a local file for each feed: each succeeds and prints nothing, so cron mails nothing.
+    /// with a local server for each feed (under the feed's own name, as a mirror would serve it)
+    /// and an FDSN emulator for the sync: each succeeds and prints nothing, so cron mails nothing.
     @Test func theCronJobsRunQuietlyAgainstALocalFeed() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("lib/quakes.sqlite")
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        let emulator = FDSNEmulator(server: server)
         for job in try cronFile().jobs {
             var arguments = job.arguments
-            if arguments[0] == "fetch" { arguments[arguments.count - 1] = Fixtures.path(Fixtures.alerts) }
-            let run = await QuakesRun.run(arguments, variables: ["QUAKES_DB": database])
-            #expect(run.status == .success, "\(arguments)")
+            if arguments[0] == "fetch" {
+                let path = "/summary/\(arguments[arguments.count - 1]).geojson"
+                server.route(path, .respond(status: 200, body: try Fixtures.bytes(Fixtures.alerts)))
+                arguments[arguments.count - 1] = server.url(path)
+            }
+            if arguments[0] == "sync" { arguments += ["--service", emulator.serviceURL, "--pause", "0"] }
+            // The feed's own time, so that the prune keeps its events and the sync has some to ask about.
+            let run = await QuakesRun.run(
+                arguments, variables: ["QUAKES_DB": database, "QUAKES_NOW": "2023-10-12T00:00:00Z"])
+            #expect(run.status == .success, "\(arguments): \(run.standardError)")
             #expect(run.standardOutput.isEmpty, "\(arguments)")
             #expect(run.standardError.isEmpty, "\(arguments)")
         }
         #expect(FileManager.default.fileExists(atPath: database))
+        #expect(emulator.requests.query > 0, "the sync asked the service")
     }
 
     /// What `systemd-analyze verify` printed and how it exited.

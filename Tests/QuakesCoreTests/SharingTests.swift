@@ -180,7 +180,8 @@ import Testing
             let run = await QuakesRun.run(arguments + ["--db", database], variables: ["TZ": "UTC"])
             #expect(run.status == .ioError, "\(arguments)")
             #expect(
-                run.standardError.contains("has schema version 2, older than this version of quakes uses (3)"),
+                run.standardError.contains(
+                    "has schema version 2, older than this version of quakes uses (\(Schema.migrator.latestVersion))"),
                 "\(arguments): \(run.standardError)")
             #expect(try FolderState(folder.path, database: database) == before, "\(arguments)")
         }
@@ -190,7 +191,7 @@ import Testing
         let show = await QuakesRun.run(["show", "--db", database, "us7000enmc", "--format", "json"])
         #expect(show.standardOutput.hasPrefix(#"{"id":"ci39746767""#), "\(show.standardError)")
         let connection = try Connection(path: database, mode: .readOnly)
-        #expect(try connection.userVersion() == 3)
+        #expect(try connection.userVersion() == Schema.migrator.latestVersion)
         #expect(try connection.applicationID() == Schema.applicationID)
     }
 }

@@ -116,6 +116,8 @@ struct SyncCommand: Command {
             add(Scope(filter: progress.filter, since: progress.since, updatedAfter: progress.started - overlap))
         }
         let thresholds = status.sources.compactMap { FeedSource.threshold(ofSummaryFeed: $0.url) }
+        // Feeds fetched but no event stored (all pruned, or none yet): nothing to keep correct.
+        if !thresholds.isEmpty, status.earliest == nil { return scopes }
         if let lowest = thresholds.min(by: { ($0 ?? -.infinity) < ($1 ?? -.infinity) }), let earliest = status.earliest
         {
             var filter = FDSNFilter()

@@ -68,7 +68,8 @@ public struct FeedSource: Sendable, Equatable {
 
     /// The summary feed a URL names by its last path component, as its threshold and period.
     static func summaryFeed(of url: String) -> (threshold: String, period: String)? {
-        guard url.lowercased().hasPrefix("http"), let last = url.split(separator: "?").first?.split(separator: "/").last,
+        guard url.lowercased().hasPrefix("http"),
+            let last = url.split(separator: "?").first?.split(separator: "/").last,
             last.hasSuffix(".geojson")
         else { return nil }
         let name = String(last.dropLast(".geojson".count))

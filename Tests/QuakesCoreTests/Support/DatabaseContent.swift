@@ -69,8 +69,10 @@ struct DatabaseContent: Equatable {
                 ]
             }.sorted { $0[0] < $1[0] },
             "quake_alias": [], "history_transaction": [], "history_change": [],
-            "feed_state": file.feeds.values.map { [$0.url, $0.etag ?? "NULL", $0.lastModified ?? "NULL", $0.progress ?? "NULL"] }
-                .sorted { $0[0] < $1[0] },
+            "feed_state": file.feeds.values.map {
+                [$0.url, $0.etag ?? "NULL", $0.lastModified ?? "NULL", $0.progress ?? "NULL"]
+            }
+            .sorted { $0[0] < $1[0] },
         ]
     }
 
