@@ -45,7 +45,7 @@ let package = Package(
             name: "quakes-bench",
             dependencies: [
                 "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
-                "LocalHTTPServer", "quakes-measure",
+                "LocalHTTPServer", "Locking", "quakes-measure",
             ]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
         .executableTarget(name: "quakes-fuzz", dependencies: ["QuakesCore"]),

@@ -50,7 +50,11 @@ do {
         let commit = words.option("--commit") ?? "unknown"
         var suite = BenchmarkSuite(quakes: quakes, root: root, work: work, quick: quick)
         suite.postgres = words.option("--postgres")
-        try suite.run()
+        if words.flag("--backfill-only") {
+            try suite.runBackfill()
+        } else {
+            try suite.run()
+        }
         let report = Report(results: suite.results, quick: quick, commit: commit).markdown()
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
@@ -62,7 +66,7 @@ do {
             String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
     default:
         fail(
-            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI]"
+            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI] [--backfill-only]"
         )
     }
 } catch {

@@ -225,4 +225,15 @@ import Testing
             "Fault", "SIGTERM or `kill -9` at random moments of a backfill, then run again (\(engine.rawValue))",
             runs: kills, "every time the same events and owners as an uninterrupted backfill")
     }
+
+    /// Windows are cut at whole seconds strictly inside them, never into a piece a request cannot
+    /// ask for alone, and a window inside one second is not cut at all.
+    @Test func windowsSplitAtWholeSecondsInside() {
+        #expect(PagedFetch.split(0..<10_000, into: 2) == [0..<5000, 5000..<10_000])
+        #expect(PagedFetch.split(500..<10_250, into: 4) == [500..<2000, 2000..<5000, 5000..<7000, 7000..<10_250])
+        #expect(PagedFetch.split(4000..<5001, into: 3) == [4000..<5000, 5000..<5001])
+        #expect(PagedFetch.split(4000..<5000, into: 2) == nil)
+        #expect(PagedFetch.split(4001..<4999, into: 2) == nil)
+        #expect(PagedFetch.split(0..<2000, into: 50) == [0..<1000, 1000..<2000])
+    }
 }

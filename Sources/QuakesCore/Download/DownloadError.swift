@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a download failed.
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A local file (a path or a `file://` URL) is missing or unreadable.
@@ -18,8 +20,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadableFile(path, reason):
             "\(path): cannot read: \(reason)"
-        case let .httpStatus(url, status, _, _):
+        case let .httpStatus(url, status, _, message):
             "HTTP \(status)\(httpReason(status).map { " \($0)" } ?? "") from \(url)"
+                + (message.flatMap { serviceReason($0, status: status) }.map { ": \($0)" } ?? "")
         case let .timedOut(url, seconds):
             "\(url): no complete answer within \(formatSeconds(seconds)) s (see --timeout)"
         case let .tooLarge(url, limit):
@@ -61,6 +64,16 @@ private func httpReason(_ status: Int) -> String? {
     case 504: "Gateway Timeout"
     default: nil
     }
+}
+
+/// The reason an FDSN service gives in its error body (`Error 400: Bad Request`, a blank line, then
+/// the reason: `Unknown parameter "x".`), nil for any other body, such as an HTML page.
+private func serviceReason(_ message: String, status: Int) -> String? {
+    let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard lines.first?.hasPrefix("Error \(status)") == true,
+        let reason = lines.dropFirst().first(where: { !$0.isEmpty })
+    else { return nil }
+    return String(reason.prefix(300))
 }
 
 /// Seconds without a useless ".0": `60`, `0.5`.

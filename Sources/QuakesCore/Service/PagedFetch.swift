@@ -25,7 +25,7 @@ struct PagedFetch {
     /// The service's cap: no answer holds more events.
     var cap = FDSNService.resultCap
     /// How full of the cap a window is aimed to be.
-    var fill = 0.6
+    var fill = 0.85
     /// How many windows are requested at once.
     var concurrency = 1
     /// Seconds between one request's end and the next one's start, in each of the `concurrency` slots.
@@ -117,14 +117,13 @@ struct PagedFetch {
                         report.refused += 1
                         report.requests += attempts
                         report.retried += attempts - 1
-                        guard window.upperBound - window.lowerBound > 1000 else {
+                        let parts = max(2, Int((Double(matching ?? 0) / (Double(cap) * fill)).rounded(.up)))
+                        guard let pieces = Self.split(window, into: parts) else {
                             throw StoreError(
                                 path: key,
                                 "more than \(cap) events in the second from \(FDSNService.time(window.lowerBound)): the service cannot page that"
                             )
                         }
-                        let parts = max(2, Int((Double(matching ?? 0) / (Double(cap) * fill)).rounded(.up)))
-                        let pieces = Self.split(window, into: parts)
                         state.span = max(1000, pieces[0].upperBound - pieces[0].lowerBound)
                         if window.upperBound == cursor, queue.isEmpty {
                             // The newest window: the next ones start from it again, at the new length.
@@ -204,24 +203,20 @@ struct PagedFetch {
         CivilTime.floorDivide(time, 1000) * 1000
     }
 
-    /// `window` cut into `parts` windows of about equal length at whole seconds.
-    static func split(_ window: Range<Int64>, into parts: Int) -> [Range<Int64>] {
-        let seconds = (window.upperBound - window.lowerBound + 999) / 1000
-        let parts = Int64(max(2, min(Int64(parts), seconds)))
-        var pieces: [Range<Int64>] = []
-        var start = window.lowerBound
-        for part in 1...parts {
-            let end =
-                part == parts
-                ? window.upperBound
-                : min(
-                    window.upperBound,
-                    wholeSecond(atOrBefore: window.lowerBound + (window.upperBound - window.lowerBound) * part / parts))
-            if end > start {
-                pieces.append(start..<end)
-                start = end
-            }
+    /// `window` cut at whole seconds into `parts` windows of about equal length (fewer when it
+    /// holds fewer whole seconds); nil when no whole second falls strictly inside it, so that no
+    /// request can ask for less of it.
+    static func split(_ window: Range<Int64>, into parts: Int) -> [Range<Int64>]? {
+        let first = wholeSecond(atOrBefore: window.lowerBound) + 1000
+        let last = wholeSecond(after: window.upperBound - 1, by: 1) - 1000
+        guard first <= last, first < window.upperBound, last > window.lowerBound else { return nil }
+        let length = window.upperBound - window.lowerBound
+        var cuts: [Int64] = []
+        for part in 1..<Int64(max(2, parts)) {
+            let cut = min(last, max(first, wholeSecond(atOrBefore: window.lowerBound + length * part / Int64(parts))))
+            if cut > (cuts.last ?? window.lowerBound), cut < window.upperBound { cuts.append(cut) }
         }
-        return pieces
+        let bounds = [window.lowerBound] + cuts + [window.upperBound]
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 }
