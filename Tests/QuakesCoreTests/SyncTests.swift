@@ -97,6 +97,13 @@ import Testing
         #expect(try await Self.show(outside, database: database) == nil, "never stored: out of the scope")
         #expect(try await Self.show("us7000new1", database: database)?["mag"] as? Double == 4.1)
 
+        // `status` lists the sync's plan as a source, complete, checked when its window was stored.
+        let status = await QuakesRun.run(["status", "--db", database, "--format", "json"], now: synced)
+        #expect(
+            status.standardOutput.contains(#"includedeleted=true&minmagnitude=3","checked":"#),
+            "\(status.standardOutput)")
+        #expect(status.standardOutput.contains(#""outcome":"complete""#) || !engine.recordsChecks)
+
         // The next sync asks from an hour before this one began, and finds nothing new.
         let again = await Self.sync(emulator, database: database, now: synced + day)
         #expect(again.status == .success, "\(again.standardError)")

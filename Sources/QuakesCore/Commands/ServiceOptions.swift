@@ -126,10 +126,13 @@ extension ServiceOptions {
                         wasComplete: true))
                 continue
             }
+            // The pass is recorded before its first request, so that an interrupted one keeps its
+            // end; when the plan last succeeded stays as it was.
+            let previous = try await store.feedState(for: pass.key)
             try await store.save(
                 FeedState(
-                    url: pass.key, etag: nil, lastModified: nil, fetched: environment.clock(), outcome: "running",
-                    progress: pass.progress.encoded()))
+                    url: pass.key, etag: nil, lastModified: nil, fetched: previous?.fetched ?? 0,
+                    checked: previous?.checked, outcome: "running", progress: pass.progress.encoded()))
             let output = environment.standardError
             var fetch = PagedFetch(
                 service: service, asked: pass.asked, key: pass.key, settings: settings(in: environment), store: store,

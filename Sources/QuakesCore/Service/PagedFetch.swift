@@ -170,6 +170,7 @@ struct PagedFetch {
             }
         }
         let key = key
+        let clock = settings.clock
         ingest.record = { report in
             guard report.features + report.leftOut < cap else { throw WindowFull() }
             var progress = shared.withLock { $0 }
@@ -178,7 +179,7 @@ struct PagedFetch {
             progress.requests += report.attempts
             progress.features += report.features
             return FeedState(
-                url: key, etag: nil, lastModified: nil, fetched: report.generated ?? 0, checked: nil,
+                url: key, etag: nil, lastModified: nil, fetched: report.generated ?? 0, checked: clock(),
                 outcome: progress.complete ? "complete" : "running", progress: progress.encoded())
         }
         do {

@@ -8,8 +8,8 @@ public struct FeedState: Sendable, Equatable {
     public var fetched: Int64
     /// When a fetch of it last succeeded, a stored download or a 304 Not Modified alike.
     public var checked: Int64?
-    /// How that fetch ended: `ok` (stored) or `not-modified`; for a backfill or a sync,
-    /// `backfilling`, `complete` or `synced`.
+    /// How that fetch ended: `ok` (stored) or `not-modified`; for a backfill's or a sync's plan,
+    /// `running` or `complete`.
     public var outcome: String?
     /// Where a source read in many requests stands (a backfill's windows, a sync's cursor), as the
     /// JSON text its command reads back: saved in the same transaction as the events of each
