@@ -132,7 +132,8 @@ extension ServiceOptions {
             try await store.save(
                 FeedState(
                     url: pass.key, etag: nil, lastModified: nil, fetched: previous?.fetched ?? 0,
-                    checked: previous?.checked, outcome: "running", progress: pass.progress.encoded()))
+                    checked: previous?.checked, outcome: pass.progress.complete ? "complete" : "running",
+                    progress: pass.progress.encoded()))
             let output = environment.standardError
             var fetch = PagedFetch(
                 service: service, asked: pass.asked, key: pass.key, settings: settings(in: environment), store: store,

@@ -43,6 +43,7 @@ struct ServiceProgress: Sendable, Equatable {
         self.done = since
         self.span = max(1000, until - since)
         self.started = started
+        self.complete = since >= until
     }
 
     /// Records the window `range` as stored.
