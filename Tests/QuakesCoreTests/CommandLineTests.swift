@@ -180,6 +180,8 @@ import Testing
                                               included.
                       history                 List the transactions that changed the database, and
                                               what they changed.
+                      chart                   Draw how many events match, by time, magnitude or
+                                              depth, as a bar chart.
                       prune                   Delete events older than a duration, or history older
                                               than a duration.
                       watch                   Fetch a feed every interval and print how the result

@@ -2,8 +2,10 @@
 /// these, so that a name misspelt where an option is read does not compile.
 public enum OptionName: String, Sendable, CaseIterable {
     case alert
+    case ascii
     case author
     case bbox
+    case by
     case cacert
     case catalog
     case changes
@@ -12,6 +14,7 @@ public enum OptionName: String, Sendable, CaseIterable {
     case concurrency
     case confirmVanished = "confirm-vanished"
     case contributor
+    case cumulative
     case db
     case dryRun = "dry-run"
     case exec
@@ -28,6 +31,7 @@ public enum OptionName: String, Sendable, CaseIterable {
     case maxBytes = "max-bytes"
     case maxDepth = "max-depth"
     case maxMagnitude = "max-magnitude"
+    case mc
     case minDepth = "min-depth"
     case minMagnitude = "min-magnitude"
     case near

@@ -1,0 +1,149 @@
+/// `quakes chart [FILTERS] [--by UNIT]`: how many events, by time, magnitude or depth, as a bar
+/// chart in the terminal; with `--by magnitude --cumulative`, the magnitude–frequency distribution
+/// and its b-value.
+struct ChartCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes chart",
+        abstract: "Draw how many events match, by time, magnitude or depth, as a bar chart.",
+        discussion: """
+            Counts the events of the same query as 'list' in buckets (empty ones included: a gap in \
+            time is information) and draws them as bars of block characters fitted to the terminal \
+            (COLUMNS, else 80 columns when not a terminal). With --by magnitude --cumulative it draws \
+            the magnitude-frequency distribution on a log scale and prints the b-value (Aki's \
+            maximum-likelihood estimate, corrected for binned magnitudes) above the magnitude of \
+            completeness (--mc, else by maximum curvature).
+            """,
+        options: [DatabaseLocation.option] + FilterOptions.options + [
+            .init(
+                .by, value: "unit", help: "What to count by.", default: "day",
+                choices: Histogram.Dimension.allCases.map(\.rawValue)),
+            .init(.cumulative, help: "With --by magnitude: N(≥M) on a log scale, and the b-value."),
+            .init(
+                .mc, value: "m", help: "The magnitude of completeness of the b-value.", default: "by maximum curvature"),
+            .init(.ascii, help: "Draw the bars with '#' instead of block characters."),
+            CommonOptions.color,
+            CommonOptions.format(Format.self, help: "table (also text): the chart; json: its data.", default: .table),
+            CommonOptions.utc,
+        ])
+
+    enum Format: String, Sendable, CaseIterable {
+        case table, json
+    }
+
+    var database: String?
+    var filters: FilterOptions
+    var dimension: Histogram.Dimension
+    var cumulative: Bool
+    var completeness: Double?
+    var ascii: Bool
+    var color: CommonOptions.ColorChoice
+    var format: Format
+    var utc: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+        database = try DatabaseLocation.option(arguments)
+        filters = try FilterOptions(arguments)
+        dimension =
+            try arguments.value(
+                .by, expected: "one of " + Histogram.Dimension.allCases.map(\.rawValue).joined(separator: ", ")
+            ) {
+                Histogram.Dimension(rawValue: $0.lowercased())
+            } ?? .day
+        cumulative = arguments.flag(.cumulative)
+        if cumulative, dimension != .magnitude { throw UsageError("'--cumulative' needs '--by magnitude'") }
+        completeness = try arguments.value(.mc, expected: "a magnitude, such as 2.5") {
+            Double($0).flatMap { $0.isFinite ? $0 : nil }
+        }
+        if completeness != nil, !cumulative { throw UsageError("'--mc <m>' needs '--by magnitude --cumulative'") }
+        ascii = arguments.flag(.ascii)
+        color = try CommonOptions.ColorChoice(arguments)
+        format = try CommonOptions.format(arguments, default: .table)
+        utc = arguments.flag(.utc)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let zone = environment.zone(utc: utc)
+        let filter = try filters.filter(in: environment, zone: zone)
+        let (dimension, cumulative, completeness) = (dimension, cumulative, completeness)
+        let database = try DatabaseLocation.database(option: database, in: environment)
+        let (histogram, estimate, total) = try await database.reading(zone: zone) {
+            reader -> (Histogram, GutenbergRichter?, Int) in
+            let total = try reader.count(filter)
+            switch dimension {
+            case .hour, .day, .week, .month:
+                let key = SectionKey(rawValue: dimension.rawValue)!
+                return (
+                    Histogram(
+                        dimension: dimension, buckets: try Histogram.counts(key, filter, zone: zone, reader: reader)),
+                    nil, total
+                )
+            case .magnitude where !cumulative:
+                return (
+                    Histogram(
+                        dimension: dimension,
+                        buckets: try Histogram.counts(.magnitude, filter, zone: zone, reader: reader)),
+                    nil, total
+                )
+            case .magnitude:
+                var magnitudes: [Double] = []
+                try reader.forEachQuake(filter, in: nil, sort: .time, origin: nil, limit: nil) { quake in
+                    if let magnitude = quake.magnitude, magnitude.isFinite { magnitudes.append(magnitude) }
+                    return true
+                }
+                let width = GutenbergRichter.binWidth(of: magnitudes)
+                return (
+                    Histogram(
+                        dimension: .magnitude,
+                        buckets: Histogram.cumulative(magnitudes, width: width == 0 ? 0.1 : width),
+                        isCumulative: true),
+                    GutenbergRichter(magnitudes: magnitudes, completeness: completeness), total
+                )
+            case .depth:
+                var depths: [Double] = []
+                try reader.forEachQuake(filter, in: nil, sort: .time, origin: nil, limit: nil) { quake in
+                    if let depth = quake.depth, depth.isFinite { depths.append(depth) }
+                    return true
+                }
+                return (Histogram(dimension: .depth, buckets: Histogram.depths(depths)), nil, total)
+            }
+        }
+        switch format {
+        case .json:
+            var members: [(String, JSONValue)] = [
+                ("by", .string(dimension.rawValue)), ("cumulative", .bool(cumulative)), ("zone", .string(zone.name)),
+                ("events", .integer(total)),
+                (
+                    "buckets",
+                    .array(
+                        histogram.buckets.map {
+                            .object([("label", .string($0.label)), ("count", .integer($0.count))])
+                        })
+                ),
+            ]
+            if cumulative {
+                members += [
+                    ("bValue", .number(estimate?.bValue)), ("bValueUncertainty", .number(estimate?.uncertainty)),
+                    ("mc", .number(estimate?.completeness)), ("mcMethod", .string(estimate?.method.rawValue)),
+                    ("mcEvents", .integer(estimate?.events)),
+                ]
+            }
+            environment.standardOutput.writeLine(JSONValue.object(members).serialized())
+        case .table:
+            let width =
+                environment.variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+                ?? environment.terminalColumns ?? 80
+            let unit = cumulative ? "N(≥M) by magnitude" : "by \(dimension.rawValue)"
+            let chart = BarChart(
+                histogram: histogram, title: "\(GutenbergRichter.grouped(total)) events \(unit) (\(zone.name))",
+                width: width, ascii: ascii || environment.variables["TERM"] == "dumb",
+                colour: color.usesColour(in: environment))
+            environment.standardOutput.write(chart.render())
+            if cumulative {
+                environment.standardOutput.writeLine(
+                    estimate?.line ?? "b-value: too few events above the magnitude of completeness")
+            }
+        }
+        return .success
+    }
+}

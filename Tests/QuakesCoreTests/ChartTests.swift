@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import QuakesCore
+
+/// `quakes chart` in a terminal: whole screens at fixed widths, counts that agree with `count`,
+/// gaps drawn empty, and the magnitude–frequency distribution with its b-value.
+@Suite struct ChartTests {
+    static func chart(_ database: String, _ arguments: [String], columns: Int = 50) async -> QuakesRun {
+        await QuakesRun.run(["chart", "--db", database, "--utc"] + arguments, variables: ["COLUMNS": String(columns)])
+    }
+
+    @Test(arguments: TestEngine.allCases) func aChartIsItsBucketsAsBarsFittedToTheWidth(engine: TestEngine) async throws
+    {
+        let store = try engine.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: store.location)
+        let run = await Self.chart(store.location, ["--min-magnitude", "5", "--ascii"])
+        #expect(run.status == .success, "\(run.standardError)")
+        #expect(
+            run.standardOutput == """
+                31 events by day (UTC)
+                2021-07-16 │##############################       5
+                2021-07-17 │##############################       5
+                2021-07-18 │#################################### 6
+                2021-07-19 │##############################       5
+                2021-07-20 │############                         2
+                2021-07-21 │##############################       5
+                2021-07-22 │##################                   3
+                           └------------------------------------
+                            0 to 6
+
+                """)
+        // Block characters: whole cells, then the eighth nearest the rest; every line fits.
+        let blocks = await Self.chart(store.location, ["--by", "magnitude"], columns: 40)
+        #expect(blocks.standardOutput.hasPrefix("78 events by magnitude (UTC)\n4 │"), "\(blocks.standardOutput)")
+        for line in blocks.standardOutput.split(separator: "\n") {
+            #expect(TerminalText.width(String(line)) <= 40, "\(line)")
+        }
+        // The counts are `count`'s.
+        let counts = await QuakesRun.run([
+            "count", "--db", store.location, "--utc", "--section", "magnitude", "--format", "json",
+        ])
+        let sections = try #require(
+            try JSONSerialization.jsonObject(with: Data(counts.standardOutput.utf8)) as? [[String: Any]])
+        let json = await Self.chart(store.location, ["--by", "magnitude", "--format", "json"])
+        let chart = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let buckets = try #require(chart["buckets"] as? [[String: Any]])
+        #expect(
+            Dictionary(uniqueKeysWithValues: buckets.map { ($0["label"] as! String, $0["count"] as! Int) })
+                == Dictionary(uniqueKeysWithValues: sections.map { ($0["id"] as! String, $0["count"] as! Int) }))
+    }
+
+    @Test func aGapInTimeIsDrawnAsEmptyBucketsAndTooManyBucketsAskToNarrow() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.fourFiveLater), Fixtures.path(Fixtures.alerts)], database: database)
+        let run = await Self.chart(database, ["--by", "month", "--min-magnitude", "6"])
+        #expect(run.status == .success)
+        let lines = run.standardOutput.split(separator: "\n").filter { $0.contains("│") }
+        // July 2021 to October 2023: 28 months, most of them empty.
+        #expect(lines.count == 28)
+        #expect(lines.first?.hasPrefix("2021-07 │") == true && lines.last?.hasPrefix("2023-10 │") == true)
+        #expect(lines.filter { $0.hasSuffix(" 0") }.count >= 20, "\(run.standardOutput)")
+
+        let tooMany = await Self.chart(database, ["--by", "hour"])
+        #expect(tooMany.status == .usage)
+        #expect(tooMany.standardError.contains("buckets (at most 1000): narrow the query"), "\(tooMany.standardError)")
+
+        let empty = await Self.chart(database, ["--min-magnitude", "9"])
+        #expect(empty.status == .success)
+        #expect(empty.standardOutput == "0 events by day (UTC)\nNo events match.\n")
+    }
+
+    @Test func theCumulativeDistributionComesWithItsBValue() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
+        let run = await Self.chart(database, ["--by", "magnitude", "--cumulative"], columns: 60)
+        #expect(run.status == .success, "\(run.standardError)")
+        let last = try #require(run.standardOutput.split(separator: "\n").last)
+        #expect(last.hasPrefix("b-value ") && last.contains("by maximum curvature"), "\(last)")
+        let json = await Self.chart(database, ["--by", "magnitude", "--cumulative", "--mc", "2.5", "--format", "json"])
+        let chart = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(chart["mcMethod"] as? String == "given")
+        #expect(chart["mc"] as? Double == 2.5)
+        // This catalogue mixes magnitudes to tenths and to hundredths: binned to 0.01, Mc 2.5 counts M ≥ 2.5.
+        let events = await QuakesRun.run(["count", "--db", database, "--min-magnitude", "2.5"])
+        #expect(chart["mcEvents"] as? Int == Int(events.standardOutput.dropLast()))
+        #expect((chart["bValue"] as? Double).map { $0 > 0.3 && $0 < 2 } == true, "\(chart)")
+
+        let wrong = await Self.chart(database, ["--cumulative"])
+        #expect(wrong.status == .usage)
+        #expect(wrong.standardError.contains("'--cumulative' needs '--by magnitude'"))
+    }
+}
