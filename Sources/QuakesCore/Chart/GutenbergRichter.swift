@@ -70,17 +70,6 @@ struct GutenbergRichter: Sendable, Equatable {
     var line: String {
         let mc = String(format: binWidth == 0.01 ? "%.2f" : "%.1f", completeness)
         return String(format: "b-value %.2f ± %.2f", bValue, uncertainty)
-            + " (Mc \(mc) \(method == .given ? "given" : "by maximum curvature"), \(Self.grouped(events)) events)"
-    }
-
-    /// 1234567 as `1,234,567`.
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return text
+            + " (Mc \(mc) \(method == .given ? "given" : "by maximum curvature"), \(TerminalText.grouped(events)) events)"
     }
 }

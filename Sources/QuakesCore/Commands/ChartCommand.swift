@@ -135,7 +135,7 @@ struct ChartCommand: Command {
                 ?? environment.terminalColumns ?? 80
             let unit = cumulative ? "N(≥M) by magnitude" : "by \(dimension.rawValue)"
             let chart = BarChart(
-                histogram: histogram, title: "\(GutenbergRichter.grouped(total)) events \(unit) (\(zone.name))",
+                histogram: histogram, title: "\(TerminalText.grouped(total)) events \(unit) (\(zone.name))",
                 width: width, ascii: ascii || environment.variables["TERM"] == "dumb",
                 colour: color.usesColour(in: environment))
             environment.standardOutput.write(chart.render())

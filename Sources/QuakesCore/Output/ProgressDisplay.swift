@@ -92,7 +92,8 @@ final class ProgressDisplay: Sendable {
                 }
                 text += megabytes(source.received) + (source.expected.map { " of " + megabytes($0) } ?? "") + " MB"
                 if source.stored > 0 {
-                    text += ", \(grouped(source.stored)) stored (\(grouped(Int(Double(source.stored) / elapsed)))/s)"
+                    text +=
+                        ", \(TerminalText.grouped(source.stored)) stored (\(TerminalText.grouped(Int(Double(source.stored) / elapsed)))/s)"
                 }
                 return text
             }.joined(separator: " · ")
@@ -105,12 +106,5 @@ final class ProgressDisplay: Sendable {
 
     private func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f", Double(bytes) / 1_048_576)
-    }
-
-    private func grouped(_ number: Int) -> String {
-        let digits = String(number)
-        return digits.enumerated().map { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)
-        }.joined()
     }
 }

@@ -62,4 +62,12 @@ enum TerminalText {
     static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - self.width(text)))
     }
+
+    /// 1234567 as `1,234,567`, as people read counts.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        return digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)
+        }.joined()
+    }
 }
