@@ -11,6 +11,15 @@ extension JSONValue {
         guard scanner.position == scanner.count else { throw scanner.unexpected("expected the end of the text") }
     }
 
+    /// The value of the JSON text `text` (a progress kept in the database).
+    package init(parsing text: String) throws(JSONSyntaxError) {
+        let bytes = Array(text.utf8)
+        let parsed = bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONSyntaxError) in try JSONValue(parsing: buffer) }
+        }
+        self = try parsed.get()
+    }
+
     private static func value(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
         guard let next = scanner.peek() else { throw scanner.unexpected("expected a value") }

@@ -92,10 +92,7 @@ struct ServiceProgress: Sendable, Equatable {
 
     /// Reads the text back; nil for text that is not a progress this version wrote.
     init?(decoding text: String) {
-        let bytes = Array(text.utf8)
-        guard
-            let value = try? bytes.withUnsafeBytes({ buffer throws(JSONSyntaxError) in try JSONValue(parsing: buffer) }
-            ),
+        guard let value = try? JSONValue(parsing: text),
             let kind = value[member: "kind"]?.stringValue.flatMap(Kind.init(rawValue:)),
             let since = value[member: "since"]?.integerValue, let until = value[member: "until"]?.integerValue,
             let done = value[member: "done"]?.integerValue, let span = value[member: "span"]?.integerValue,

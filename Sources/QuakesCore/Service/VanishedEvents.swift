@@ -101,11 +101,7 @@ enum VanishedEvents {
 
     /// The vanished ids a feed's `FeedState` keeps.
     static func recorded(in state: FeedState) -> [String] {
-        guard let progress = state.progress else { return [] }
-        let bytes = Array(progress.utf8)
-        guard
-            let value = try? bytes.withUnsafeBytes({ buffer throws(JSONSyntaxError) in try JSONValue(parsing: buffer) })
-        else { return [] }
+        guard let progress = state.progress, let value = try? JSONValue(parsing: progress) else { return [] }
         return value[member: "vanished"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
