@@ -56,21 +56,22 @@ struct BackfillCommand: Command {
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
             let store = database.writer()
             try await store.open()
-            let recorded = restart ? nil : try await store.feedState(for: key)?.progress.flatMap(ServiceProgress.init)
+            let state = try await store.feedState(for: key)
+            let recorded = restart ? nil : state?.progress.flatMap(ServiceProgress.init)
             let progress =
                 recorded.flatMap { $0.kind == .backfill ? $0 : nil }
                 ?? ServiceProgress(
                     kind: .backfill, filter: options.filter, since: since, until: until ?? now, started: now)
             let pass = ServicePass(
-                key: key, progress: progress, wasComplete: progress.complete, asked: options.filter)
+                key: key, recorded: state, progress: progress, wasComplete: progress.complete, asked: options.filter)
             return try await options.run([pass], command: .backfill, store: store, in: environment)
         }
         return options.report(summary, in: environment)
     }
 
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        let parsed = ParsedArguments.leniently(arguments, for: help)
-        guard (try? CommonOptions.format(parsed, default: FetchCommand.Format.table)) == .json else { return nil }
-        return ServiceSummary.failure(.backfill, error: error, status: status).serialized() + "\n"
+        CommonOptions.jsonFailure(arguments, for: help) {
+            ServiceSummary.failure(.backfill, error: error, status: status)
+        }
     }
 }

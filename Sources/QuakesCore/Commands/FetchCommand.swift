@@ -175,9 +175,7 @@ struct FetchCommand: Command {
     /// database refused, an interruption) still writes its one JSON object, so a script piping it
     /// to `jq` always reads one.
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        let parsed = ParsedArguments.leniently(arguments, for: help)
-        guard (try? CommonOptions.format(parsed, default: Format.table)) == .json else { return nil }
-        return FetchSummary.failure(error: error, status: status).serialized() + "\n"
+        CommonOptions.jsonFailure(arguments, for: help) { FetchSummary.failure(error: error, status: status) }
     }
 }
 

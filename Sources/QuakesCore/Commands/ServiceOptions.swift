@@ -98,6 +98,8 @@ struct ServiceOptions: Sendable {
 /// One pass to run: a plan's key, its progress at the start, and how it is asked.
 struct ServicePass: Sendable {
     var key: String
+    /// What the database kept under `key` when the run began, read once by the command.
+    var recorded: FeedState?
     var progress: ServiceProgress
     /// True when the pass was complete before this run: nothing is fetched.
     var wasComplete = false
@@ -128,7 +130,7 @@ extension ServiceOptions {
             }
             // The pass is recorded before its first request, so that an interrupted one keeps its
             // end; when the plan last succeeded stays as it was.
-            let previous = try await store.feedState(for: pass.key)
+            let previous = pass.recorded
             try await store.save(
                 FeedState(
                     url: pass.key, etag: nil, lastModified: nil, fetched: previous?.fetched ?? 0,

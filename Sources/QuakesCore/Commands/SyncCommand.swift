@@ -50,7 +50,8 @@ struct SyncCommand: Command {
             for scope in scopes {
                 let key = options.service.queryURL(
                     [("format", "geojson"), ("includedeleted", "true")] + scope.filter.parameters)
-                let recorded = try await store.feedState(for: key)?.progress.flatMap(ServiceProgress.init)
+                let state = try await store.feedState(for: key)
+                let recorded = state?.progress.flatMap(ServiceProgress.init)
                 var progress: ServiceProgress
                 if let recorded, recorded.kind == .sync, !recorded.complete {
                     progress = recorded
@@ -63,7 +64,8 @@ struct SyncCommand: Command {
                 let updatedAfter = progress.updatedAfter ?? scope.since
                 passes.append(
                     ServicePass(
-                        key: key, progress: progress, asked: scope.filter.widened(byMagnitude: Self.magnitudeMargin),
+                        key: key, recorded: state, progress: progress,
+                        asked: scope.filter.widened(byMagnitude: Self.magnitudeMargin),
                         extraParameters: [
                             ("includedeleted", "true"), ("updatedafter", FDSNService.time(updatedAfter)),
                         ],
@@ -150,8 +152,6 @@ struct SyncCommand: Command {
     }
 
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        let parsed = ParsedArguments.leniently(arguments, for: help)
-        guard (try? CommonOptions.format(parsed, default: FetchCommand.Format.table)) == .json else { return nil }
-        return ServiceSummary.failure(.sync, error: error, status: status).serialized() + "\n"
+        CommonOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
     }
 }
