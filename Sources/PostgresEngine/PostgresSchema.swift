@@ -1,7 +1,8 @@
 import PostgreSQL
 import QuakesCore
 
-/// The PostgreSQL schema, as an append-only list of migrations, each run in one transaction.
+/// The PostgreSQL schema, as an append-only list of migrations, all that a database lacks run in one
+/// transaction.
 ///
 /// The tables and columns are SQLite's (see `Schema`), so SQL written for one reads the other:
 /// `time` and `updated` stay `bigint` milliseconds, beside generated `timestamptz` columns
@@ -185,29 +186,32 @@ enum PostgresSchema {
                 + "(\(latestVersion)); upgrade quakes to use it")
     }
 
-    /// Brings the database up to the latest schema, each migration in a transaction of its own,
-    /// with a transaction-scoped lock, so that two hosts migrating at once do it once.
+    /// Brings the database up to the latest schema, every missing migration in one transaction
+    /// with the new version, under a transaction-scoped lock: two hosts migrating at once do it
+    /// once, and a reader on another host sees the database at its old version or at the latest,
+    /// never between (where it would refuse it as older than it uses).
     static func migrate(_ connection: PostgresConnection, name: String) throws {
-        var current = try version(on: connection, name: name) ?? 0
+        let current = try version(on: connection, name: name) ?? 0
         guard current < latestVersion else {
             if current > latestVersion { throw newerSchema(current, name: name) }
             return
         }
-        while current < latestVersion {
-            try connection.execute("BEGIN")
-            do {
-                try connection.execute("SELECT pg_advisory_xact_lock(\(writerLockKey - 1))")
-                let found = try version(on: connection, name: name) ?? 0
-                if found == current {
-                    for statement in migrations[Int(current)] { try connection.execute(statement) }
-                    try connection.execute("UPDATE quakes_schema SET version = \(current + 1)")
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(writerLockKey - 1))")
+            // Read again inside the lock: another host may have migrated meanwhile.
+            let found = try version(on: connection, name: name) ?? 0
+            if found > latestVersion { throw newerSchema(found, name: name) }
+            if found < latestVersion {
+                for migration in migrations[Int(found)...] {
+                    for statement in migration { try connection.execute(statement) }
                 }
-                try connection.commit()
-                current = max(found, current + 1)
-            } catch {
-                _ = try? connection.execute("ROLLBACK")
-                throw error
+                try connection.execute("UPDATE quakes_schema SET version = \(latestVersion)")
             }
+            try connection.commit()
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 }

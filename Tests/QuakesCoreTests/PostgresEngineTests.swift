@@ -46,6 +46,48 @@ import Testing
         #expect(count.int64(row: 0, column: 0) == 18)
     }
 
+    /// A database of the first schema (before backfill progress) is refused by readers, which
+    /// never write, and brought up to date by the next fetch with its events kept; an empty one
+    /// is created at the latest version in one transaction, so a reader on another host never sees
+    /// it between versions.
+    @Test func aDatabaseOfAnOlderSchemaIsUpgradedByAFetchInOneStep() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: store.location)
+        let versions = try connect(store).execute("SELECT count(*), max(version) FROM quakes_schema")
+        #expect(versions.int64(row: 0, column: 0) == 1)
+        #expect(versions.int64(row: 0, column: 1) == Int64(PostgresSchema.latestVersion))
+        // The first migration's table and the last migration's column were made by one transaction.
+        let makers = try connect(store).execute(
+            """
+            SELECT (SELECT xmin::text FROM pg_class WHERE relname = 'quakes_schema'),
+                (SELECT xmin::text FROM pg_attribute
+                    WHERE attrelid = 'feed_state'::regclass AND attname = 'progress')
+            """)
+        #expect(makers.string(row: 0, column: 0) != nil)
+        #expect(makers.string(row: 0, column: 0) == makers.string(row: 0, column: 1))
+        try connect(store).execute("ALTER TABLE feed_state DROP COLUMN progress")
+        try connect(store).execute("UPDATE quakes_schema SET version = 1")
+        let count = await QuakesRun.run(["count", "--db", store.location])
+        #expect(count.status == .ioError)
+        #expect(count.standardError.contains("schema version 1, older than"), "\(count.standardError)")
+        let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        let after = try connect(store).execute(
+            """
+            SELECT (SELECT max(version) FROM quakes_schema), (SELECT count(*) FROM quake),
+                (SELECT count(*) FROM information_schema.columns
+                    WHERE table_name = 'feed_state' AND column_name = 'progress')
+            """)
+        #expect(after.int64(row: 0, column: 0) == Int64(PostgresSchema.latestVersion))
+        #expect(after.int64(row: 0, column: 2) == 1)
+        let counted = await QuakesRun.run(["count", "--db", store.location])
+        #expect(counted.status == .success)
+        #expect(
+            Int64(counted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+                == after.int64(row: 0, column: 1))
+        #expect((after.int64(row: 0, column: 1) ?? 0) > 18)
+    }
+
     @Test func anEmptyDatabaseIsMissingForReadersAndCreatedByAFetch() async throws {
         let store = try TestEngine.postgresql.newDatabase()
         let count = await QuakesRun.run(["count", "--db", store.location])
