@@ -23,13 +23,16 @@ let package = Package(
         // libpq, opened with dlopen on first use (see Sources/CLibPQ/include/clibpq.h), so that
         // commands on SQLite never load it; headers from Debian's libpq-dev.
         .target(name: "CLibPQ"),
+        // cairo, opened with dlopen on first use (see Sources/CCairo/include/ccairo.h), so that only
+        // a PNG or PDF picture loads it; headers from Debian's libcairo2-dev.
+        .target(name: "CCairo"),
         // Our thin PostgreSQL wrapper, for a PostgreSQL store: no C pointer escapes it.
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
         .target(name: "Locking"),
         // The tool: model, feed decoding, download, ingest with the identity rules, queries as
         // values, output and commands, and the storage seam that every engine plugs into.
-        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "Locking"]),
+        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking"]),
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
@@ -58,7 +61,7 @@ let package = Package(
             name: "QuakesCoreTests",
             dependencies: [
                 "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
-                "LocalHTTPServer",
+                "LocalHTTPServer", "CCairo",
             ]),
     ],
     swiftLanguageModes: [.v6]

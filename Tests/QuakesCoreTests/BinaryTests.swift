@@ -124,6 +124,8 @@ import Testing
     /// The C libraries only some commands need are loaded when first used, as the dynamic
     /// loader's own trace shows (`LD_DEBUG=files`): a query of an SQLite database loads neither
     /// libpq nor libcurl; the same query of a PostgreSQL database loads libpq, and a download libcurl.
+    /// None of them loads cairo, which only a PNG or PDF picture needs; a library the binary linked
+    /// would be in every trace.
     @Test func librariesAreLoadedOnlyByTheCommandsThatUseThem() async throws {
         let store = try TestEngine.sqlite.newDatabase()
         let server = try TestEngine.postgresql.newDatabase()
@@ -150,5 +152,8 @@ import Testing
         let download = try await loaded(["fetch", "--db", store.location, "file://" + Fixtures.path(Fixtures.alerts)])
         #expect(download.contains { $0.hasPrefix("libcurl.so") }, "\(download)")
         #expect(!download.contains { $0.hasPrefix("libpq.so") }, "\(download)")
+        for trace in [sqlite, postgres, download] {
+            #expect(!trace.contains { $0.hasPrefix("libcairo.so") }, "\(trace)")
+        }
     }
 }

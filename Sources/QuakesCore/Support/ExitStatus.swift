@@ -92,6 +92,13 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             case .connection(_, .refused): self = .noPermission
             default: self = error.isBusy ? .temporaryFailure : .ioError
             }
+        case let error as PictureError:
+            switch error.reason {
+            case .libraryMissing: self = .unavailable
+            case .cannotWrite: self = .ioError
+            case .cannotRead: self = .noInput
+            case .drawing: self = .software
+            }
         case is NotFoundError:
             self = .failure
         case is any EngineError, is OutputError:
