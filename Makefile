@@ -4,8 +4,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# libcurl, SQLite, zlib and libpq headers: what building needs (`make deps`).
-PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev
+# libcurl, SQLite, zlib, libpq and cairo headers: what building needs (`make deps`); and DejaVu Sans,
+# the font cairo sets the text of PNG and PDF pictures in.
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-dev fonts-dejavu-core
 # And what the tests and benchmarks need (`make test-deps`): openssl for the tests' https server,
 # and the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL
 # layer. A host that only builds or installs quakes gets no database server.
