@@ -15,7 +15,7 @@ TEST_PACKAGES = $(PACKAGES) openssl postgresql
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps test-deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick install uninstall clean
+.PHONY: all deps test-deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick geodata install uninstall clean
 
 all: build
 
@@ -157,13 +157,24 @@ bench-quick: test-deps
 		--output .build/bench-quick/BENCHMARKS.md --postgres "$$QUAKES_TEST_POSTGRES" >/dev/null' \
 		"$$bin/quakes-bench" "$$bin/quakes" && echo "bench-quick: every case ran; see .build/bench-quick/BENCHMARKS.md"
 
+# The packed country outlines (Sources/QuakesCore/Resources/countries-110m.outlines), made again
+# from the GeoJSON beside them after that changes; a test fails while the two disagree. Also prints
+# how long the data files take to load (as a debug build does).
+geodata: deps
+	$(SWIFT) build --product quakes-bench
+	"$$($(SWIFT) build --show-bin-path)/quakes-bench" geodata --root "$(CURDIR)"
+
 # `make install` puts the binary in $(PREFIX)/bin, and the shell completions and the manual page,
 # written by the binary just built from the same definitions as its --help, where bash-completion,
-# zsh, fish and man look for them. DESTDIR stages the whole tree elsewhere, for packaging.
+# zsh, fish and man look for them, and the data files (country outlines, places) in
+# $(PREFIX)/share/quakes, where the binary looks for them (../share/quakes beside it): those SwiftPM
+# copied beside the binary from QuakesCore's resources. DESTDIR stages the whole tree elsewhere, for
+# packaging.
 BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
 MAN1_DIR = $(PREFIX)/share/man/man1
+DATA_DIR = $(PREFIX)/share/quakes
 
 install: build
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && set -ex && \
@@ -173,17 +184,19 @@ install: build
 	"$$bin/quakes" completions fish > .build/install/quakes.fish && \
 	"$$bin/quakes" manual > .build/install/quakes.1 && \
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(ZSH_COMPLETION_DIR)" \
-		"$(DESTDIR)$(FISH_COMPLETION_DIR)" "$(DESTDIR)$(MAN1_DIR)" && \
+		"$(DESTDIR)$(FISH_COMPLETION_DIR)" "$(DESTDIR)$(MAN1_DIR)" "$(DESTDIR)$(DATA_DIR)" && \
 	install -m 755 "$$bin/quakes" "$(DESTDIR)$(PREFIX)/bin/quakes" && \
 	install -m 644 .build/install/quakes.bash "$(DESTDIR)$(BASH_COMPLETION_DIR)/quakes" && \
 	install -m 644 .build/install/_quakes "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_quakes" && \
 	install -m 644 .build/install/quakes.fish "$(DESTDIR)$(FISH_COMPLETION_DIR)/quakes.fish" && \
-	install -m 644 .build/install/quakes.1 "$(DESTDIR)$(MAN1_DIR)/quakes.1"
+	install -m 644 .build/install/quakes.1 "$(DESTDIR)$(MAN1_DIR)/quakes.1" && \
+	install -m 644 "$$bin"/quakes_QuakesCore.resources/* "$(DESTDIR)$(DATA_DIR)"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/quakes" "$(DESTDIR)$(BASH_COMPLETION_DIR)/quakes" \
 		"$(DESTDIR)$(ZSH_COMPLETION_DIR)/_quakes" "$(DESTDIR)$(FISH_COMPLETION_DIR)/quakes.fish" \
 		"$(DESTDIR)$(MAN1_DIR)/quakes.1"
+	rm -rf "$(DESTDIR)$(DATA_DIR)"
 
 clean:
 	rm -rf .build

@@ -32,7 +32,16 @@ let package = Package(
         .target(name: "Locking"),
         // The tool: model, feed decoding, download, ingest with the identity rules, queries as
         // values, output and commands, and the storage seam that every engine plugs into.
-        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking"]),
+        // Its Resources are the data files installed beside the binary (see SharedData.swift):
+        // the packed country outlines and the populated places, from Natural Earth. The GeoJSON
+        // the outlines are packed from stays in the repository only.
+        .target(
+            name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking"],
+            exclude: ["Resources/countries-110m.geojson"],
+            resources: [
+                .copy("Resources/countries-110m.outlines"), .copy("Resources/cities-110m.geojson"),
+                .copy("Resources/README.md"),
+            ]),
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),

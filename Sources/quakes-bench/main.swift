@@ -1,10 +1,12 @@
 import Foundation
+import QuakesCore
 
 // quakes-bench: the benchmark suite of `make bench`.
 //
 //   quakes-bench generate --count N [--seed S] [--repeated FRACTION] [--root DIR] OUTPUT
 //   quakes-bench run --quakes PATH [--quick] [--root DIR] [--work DIR] [--output FILE] [--commit SHA]
 //   quakes-bench ceiling SOURCE TARGET   (run by `run`: SOURCE's rows into TARGET by the store alone)
+//   quakes-bench geodata [--root DIR]     (`make geodata`: packs the country outlines, times the loaders)
 
 /// The words of the command line, taken out as they are read.
 struct Words {
@@ -64,9 +66,11 @@ do {
         guard words.remaining.count == 2 else { fail("usage: quakes-bench ceiling SOURCE TARGET") }
         print(
             String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
+    case "geodata":
+        print(try GeoData.regenerate(in: root.appendingPathComponent("Sources/QuakesCore/Resources")))
     default:
         fail(
-            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI] [--backfill-only]"
+            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI] [--backfill-only] | quakes-bench geodata"
         )
     }
 } catch {

@@ -35,6 +35,7 @@ struct BackfillCommand: Command {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let options = try options.resolvingPlace(in: environment)
         let zone = environment.zone(utc: options.utc)
         let times = try options.filters.filter(in: environment, zone: zone)
         let now = try options.filters.now(in: environment, zone: zone)
@@ -52,7 +53,7 @@ struct BackfillCommand: Command {
                 + (until.map { [("endtime", CivilTime.iso8601($0))] } ?? []))
         let database = try DatabaseLocation.database(option: database, in: environment)
         try await database.checkWritable()
-        let (options, restart) = (options, restart)
+        let restart = restart
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
             let store = database.writer()
             try await store.open()

@@ -64,7 +64,7 @@ struct ChartCommand: Command {
 
     func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let filter = try filters.filter(in: environment, zone: zone)
+        let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
         let (dimension, cumulative, completeness) = (dimension, cumulative, completeness)
         let database = try DatabaseLocation.database(option: database, in: environment)
         let (histogram, estimate, total) = try await database.reading(zone: zone) {

@@ -35,7 +35,7 @@ struct CountCommand: Command {
     func run(in environment: Environment) async throws -> ExitStatus {
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
-        query.filter = try filters.filter(in: environment, zone: query.zone)
+        query.filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: query.zone)
         query.section = section
         let format = format
         let text = try await DatabaseLocation.database(option: database, in: environment).reading(zone: query.zone) {

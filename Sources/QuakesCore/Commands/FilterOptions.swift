@@ -31,7 +31,7 @@ struct FilterOptions: Sendable, Equatable {
         .init(
             .near, value: "lat,lon",
             help:
-                "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM."
+                "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM. Also a capital's or large city's name, ignoring case and accents: tokyo, sao paulo."
         ),
         .init(.radius, value: "km", help: "The radius of --near, in kilometres."),
         .init(
@@ -47,8 +47,15 @@ struct FilterOptions: Sendable, Equatable {
     var since: Moment?
     var until: Moment?
     var now: Moment?
-    /// The point of `--near`, which distances are measured from.
+    /// The point of `--near`, which distances are measured from; nil for a place's name until
+    /// `resolvingPlace(in:)` looks it up.
     var origin: GeoPoint?
+    /// The name `--near` was given instead of LAT,LON. It is looked up when the command runs, not
+    /// here: only such a command reads the list of places, from the data folder the environment
+    /// names, and a list that is missing is the installation's fault, not a usage error.
+    var place: String?
+    /// `--radius`: the circle around `origin` to keep events in.
+    var radius: Double?
     /// Everything that does not depend on "now" or on the calendar's zone.
     var fixed = QuakeFilter()
 
@@ -81,23 +88,23 @@ struct FilterOptions: Sendable, Equatable {
             Self.alertLevels.contains(text.lowercased()) ? text.lowercased() : nil
         }
         fixed.tsunamiOnly = arguments.declares(.tsunami) && arguments.flag(.tsunami)
-        origin = try declared(
+        let near = try declared(
             .near,
             expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
-        ) { text -> GeoPoint? in
+        ) { text -> Near? in
+            if namesAPlace(text) { return .place(text) }
             guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
                 return nil
             }
-            return GeoPoint(latitude: numbers[0], longitude: numbers[1])
+            return .point(GeoPoint(latitude: numbers[0], longitude: numbers[1]))
         }
-        let radius = try declared(.radius, expected: "a number of kilometres greater than 0") { text in
+        radius = try declared(.radius, expected: "a number of kilometres greater than 0") { text in
             finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
         }
-        switch (origin, radius) {
-        case let (origin?, radius?):
-            fixed.circle = QuakeFilter.Circle(latitude: origin.latitude, longitude: origin.longitude, radius: radius)
-        case (nil, _?): throw UsageError("'--radius <km>' needs '--near <lat,lon>'")
-        default: break
+        switch near {
+        case .point(let point)?: measure(from: point)
+        case .place(let name)?: place = name
+        case nil: if radius != nil { throw UsageError("'--radius <km>' needs '--near <lat,lon>'") }
         }
         fixed.box = try declared(
             .bbox,
@@ -111,6 +118,29 @@ struct FilterOptions: Sendable, Equatable {
             return QuakeFilter.Box(
                 minimumLongitude: numbers[0], minimumLatitude: numbers[1],
                 maximumLongitude: numbers[2], maximumLatitude: numbers[3])
+        }
+    }
+
+    /// True when `--near` was given, as a point or a place: distances can be measured.
+    var measuresDistance: Bool {
+        origin != nil || place != nil
+    }
+
+    /// The options with the place `--near` names looked up among the places quakes ships, so that
+    /// both the filter's circle and the distances are measured from its point.
+    func resolvingPlace(in environment: Environment) throws -> FilterOptions {
+        guard let place else { return self }
+        var resolved = self
+        resolved.place = nil
+        resolved.measure(from: try PopulatedPlaces.load(from: SharedData(environment)).place(named: place).point)
+        return resolved
+    }
+
+    /// Measures distances from `point`, and keeps the events within `radius` of it when one was given.
+    private mutating func measure(from point: GeoPoint) {
+        origin = point
+        if let radius {
+            fixed.circle = QuakeFilter.Circle(latitude: point.latitude, longitude: point.longitude, radius: radius)
         }
     }
 
@@ -152,6 +182,21 @@ struct FilterOptions: Sendable, Equatable {
         if let until { filter.before = until.resolve(now: now, zone: zone) }
         return filter
     }
+}
+
+/// What `--near` was given: a point, or a place's name (`--near tokyo`).
+private enum Near {
+    case point(GeoPoint)
+    case place(String)
+}
+
+/// True when `text` is a name (`São Paulo`, `Washington, D.C.`): it has a letter, and is not a
+/// list of numbers, which keeps every malformed LAT,LON (`91,0`, `nan,0`) the error it always was.
+private func namesAPlace(_ text: String) -> Bool {
+    text.contains(where: \.isLetter)
+        && !text.split(separator: ",", omittingEmptySubsequences: false).allSatisfy {
+            Double($0.trimmingCharacters(in: .whitespaces)) != nil
+        }
 }
 
 private func finiteNumber(_ text: String) -> Double? {

@@ -40,7 +40,7 @@ struct ListCommand: Command {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments)
-        sort = try Self.sort(arguments, origin: filters.origin)
+        sort = try Self.sort(arguments, measuresDistance: filters.measuresDistance)
         section = try CommonOptions.section(arguments)
         (limit, limitPerSection) = try CommonOptions.limits(arguments, sectioned: section != nil)
         format = try CommonOptions.format(arguments, default: .table)
@@ -49,15 +49,16 @@ struct ListCommand: Command {
     }
 
     /// `--sort`, read; `distance` needs the point of `--near`.
-    static func sort(_ arguments: ParsedArguments, origin: GeoPoint?) throws(UsageError) -> SortSpec {
+    static func sort(_ arguments: ParsedArguments, measuresDistance: Bool) throws(UsageError) -> SortSpec {
         let sort = try arguments.value(.sort, expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
-        if sort.needsOrigin, origin == nil {
+        if sort.needsOrigin, !measuresDistance {
             throw UsageError("'--sort distance' needs '--near <lat,lon>', the point distances are measured from")
         }
         return sort
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let filters = try filters.resolvingPlace(in: environment)
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
         query.filter = try filters.filter(in: environment, zone: query.zone)

@@ -43,7 +43,9 @@ struct ServiceOptions: Sendable {
     var filters: FilterOptions
     var filter: FDSNFilter
     /// True when any filter option other than times was given.
-    var hasFilter: Bool
+    var hasFilter: Bool {
+        !filter.parameters.isEmpty
+    }
     var concurrency: Int
     var pause: Double
     var settings: FetchSettings
@@ -56,7 +58,7 @@ struct ServiceOptions: Sendable {
         try arguments.checkPositionalCount(atMost: 0)
         service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
         filters = try FilterOptions(arguments)
-        if filters.origin != nil, filters.fixed.circle == nil {
+        if filters.measuresDistance, filters.radius == nil {
             throw UsageError("'--near <lat,lon>' needs '--radius <km>' here: the service is asked for a circle")
         }
         filter = FDSNFilter(
@@ -65,7 +67,6 @@ struct ServiceOptions: Sendable {
             contributor: try arguments.value(.contributor, expected: "a network name, such as us") {
                 $0.isEmpty ? nil : $0
             })
-        hasFilter = !filter.parameters.isEmpty
         concurrency =
             try arguments.value(.concurrency, expected: "a whole number from 1 to \(Self.maximumConcurrency)") { text in
                 Int(text).flatMap { (1...Self.maximumConcurrency).contains($0) ? $0 : nil }
@@ -84,6 +85,15 @@ struct ServiceOptions: Sendable {
         format = try CommonOptions.format(arguments, default: .table)
         quiet = arguments.flag(.quiet)
         utc = arguments.flag(.utc)
+    }
+
+    /// The options with the place `--near` names looked up, so that the service is asked for the
+    /// circle around it.
+    func resolvingPlace(in environment: Environment) throws -> ServiceOptions {
+        var resolved = self
+        resolved.filters = try filters.resolvingPlace(in: environment)
+        resolved.filter.scope = resolved.filters.fixed
+        return resolved
     }
 
     /// The settings with the environment's clock and certificate authorities.

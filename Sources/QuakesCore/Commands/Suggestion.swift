@@ -21,6 +21,23 @@ enum Suggestion {
         closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
+    /// Up to `count` words of `candidates` near `word`, compared by `key` (`word` must be a key
+    /// already), nearest first: those that contain it, then those a few edits away, ties in the
+    /// candidates' order; when none is that near, the `count` nearest all the same. For a list of
+    /// names to choose from, where one guess would be too few.
+    static func nearest(
+        to word: String, among candidates: [String], count: Int, by key: (String) -> String = { $0.lowercased() }
+    ) -> [String] {
+        guard !word.isEmpty else { return [] }
+        let scored = candidates.enumerated().map { index, candidate in
+            let keyed = key(candidate)
+            return (candidate: candidate, score: keyed.contains(word) ? 0 : distance(word, keyed), index: index)
+        }.sorted { ($0.score, $0.index) < ($1.score, $1.index) }
+        let limit = max(2, word.count / 3)
+        let near = scored.prefix { $0.score <= limit }
+        return (near.isEmpty ? scored[...] : near).prefix(count).map(\.candidate)
+    }
+
     /// The optimal string alignment distance between two words.
     static func distance(_ left: String, _ right: String) -> Int {
         let a = Array(left)

@@ -35,12 +35,12 @@ struct SyncCommand: Command {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let options = try options.resolvingPlace(in: environment)
         let zone = environment.zone(utc: options.utc)
         let since = try options.filters.filter(in: environment, zone: zone).earliest
         let now = try options.filters.now(in: environment, zone: zone)
         let database = try DatabaseLocation.database(option: database, in: environment)
         try await database.checkWritable()
-        let options = options
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
             let store = database.writer()
             try await store.open()

@@ -61,8 +61,7 @@ struct WatchCommand: Command {
                 "'quakes watch' fetches its source again every interval: it cannot read standard input ('-')")
         }
         filters = try FilterOptions(arguments)
-        query.sort = try ListCommand.sort(arguments, origin: filters.origin)
-        query.origin = filters.origin
+        query.sort = try ListCommand.sort(arguments, measuresDistance: filters.measuresDistance)
         query.section = try CommonOptions.section(arguments)
         (query.limit, query.limitPerSection) = try CommonOptions.limits(arguments, sectioned: query.section != nil)
         interval =
@@ -78,7 +77,9 @@ struct WatchCommand: Command {
     func run(in environment: Environment) async throws -> ExitStatus {
         let database = try DatabaseLocation.database(option: database, in: environment)
         let feed = try FeedSource(source, currentDirectory: environment.currentDirectory)
+        let filters = try filters.resolvingPlace(in: environment)
         var query = query
+        query.origin = filters.origin
         query.zone = environment.zone(utc: utc)
         var settings = settings
         settings.clock = environment.clock
@@ -119,7 +120,7 @@ struct WatchCommand: Command {
                 if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
                     let changes = pass.0.changes(since: previous ?? ResultSet())
                     if previous != nil || !changesOnly {
-                        report(changes, zone: query.zone, in: environment)
+                        report(changes, of: query, in: environment)
                         await runHooks(for: changes, in: environment)
                     }
                     previous = pass.0
@@ -187,7 +188,10 @@ struct WatchCommand: Command {
         return nil
     }
 
-    private func report(_ changes: [ResultChange], zone: DisplayZone, in environment: Environment) {
+    /// Writes `changes` to `query`'s result set: its zone is the display zone, its origin the point
+    /// of `--near`, a place's once looked up.
+    private func report(_ changes: [ResultChange], of query: QuakeQuery, in environment: Environment) {
+        let zone = query.zone
         var buffer = JSONBuffer()
         for change in changes {
             switch format {

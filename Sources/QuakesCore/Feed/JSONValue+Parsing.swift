@@ -63,6 +63,15 @@ extension JSONValue {
         if case let .integer(value) = self { value } else { nil }
     }
 
+    /// A number, written with a fraction or without one (`180` as much as `179.5`).
+    package var doubleValue: Double? {
+        switch self {
+        case let .integer(value): Double(value)
+        case let .number(value): value
+        default: nil
+        }
+    }
+
     package var stringValue: String? {
         if case let .string(value) = self { value } else { nil }
     }

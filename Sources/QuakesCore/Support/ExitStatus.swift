@@ -20,6 +20,8 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     public static let unavailable = ExitStatus(code: 69, name: "EX_UNAVAILABLE")
     /// A bug in quakes.
     public static let software = ExitStatus(code: 70, name: "EX_SOFTWARE")
+    /// A data file installed with quakes (country outlines, place names) is missing or damaged.
+    public static let osFile = ExitStatus(code: 72, name: "EX_OSFILE")
     /// The database or another file could not be read or written.
     public static let ioError = ExitStatus(code: 74, name: "EX_IOERR")
     /// Another process holds the database; trying later may work.
@@ -55,6 +57,10 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered"
         ),
         (.software, "a bug in quakes"),
+        (
+            .osFile,
+            "a data file installed with quakes (country outlines, place names) is missing or damaged: reinstall, or set QUAKES_DATA_DIR"
+        ),
         (
             .ioError,
             "database or other I/O error: another program's database, one written by a newer version of quakes, or, for a read command, one of an older schema"
@@ -99,6 +105,8 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             case .cannotRead: self = .noInput
             case .drawing: self = .software
             }
+        case is SharedDataError:
+            self = .osFile
         case is NotFoundError:
             self = .failure
         case is any EngineError, is OutputError:

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The data files quakes ships (country outlines, populated places), looked for where each way of
+/// running it puts them, so that a development build, an installed binary and a package all work
+/// without a setting.
+///
+/// Only the commands that need a file look for it: others never touch the disk for them.
+package struct SharedData: Sendable {
+    /// The variable that names the folder outright, for tests and packagers.
+    package static let variable = "QUAKES_DATA_DIR"
+    /// The folder SwiftPM copies QuakesCore's resources into, beside the products it builds. Its
+    /// generated `Bundle.module` is not used: it ends the process when the folder is missing.
+    static let buildFolder = "quakes_QuakesCore.resources"
+    /// The folder `make install` puts the files in, relative to the installed binary's folder.
+    static let installedFolder = "../share/quakes"
+
+    /// The folders looked in, in order.
+    package let folders: [String]
+
+    /// `QUAKES_DATA_DIR` alone when it is set, since whoever sets it means that folder and no
+    /// other; else SwiftPM's resource folder beside `executable`, then the installed layout.
+    package init(variables: [String: String], executable: String? = SharedData.executablePath()) {
+        if let folder = variables[Self.variable], !folder.isEmpty {
+            folders = [folder]
+        } else if let executable {
+            let directory = (executable as NSString).deletingLastPathComponent
+            folders = [Self.buildFolder, Self.installedFolder].map {
+                ((directory as NSString).appendingPathComponent($0) as NSString).standardizingPath
+            }
+        } else {
+            folders = []
+        }
+    }
+
+    /// The data files of the process `environment` describes.
+    package init(_ environment: Environment) {
+        self.init(variables: environment.variables)
+    }
+
+    /// The bytes of the data file `name`, from the first folder that has it.
+    package func contents(of name: String) throws(SharedDataError) -> [UInt8] {
+        for folder in folders {
+            let path = (folder as NSString).appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: path) { return [UInt8](data) }
+        }
+        throw SharedDataError(file: name, problem: .missing(searched: folders))
+    }
+
+    /// The path of the running executable, from `/proc/self/exe`, symbolic links resolved (an
+    /// installed `quakes` may be a link into its package's folder).
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
