@@ -8,14 +8,15 @@ SWIFT ?= swift
 # the font cairo sets the text of PNG and PDF pictures in.
 PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-dev fonts-dejavu-core
 # And what the tests and benchmarks need (`make test-deps`): openssl for the tests' https server,
-# and the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL
-# layer. A host that only builds or installs quakes gets no database server.
-TEST_PACKAGES = $(PACKAGES) openssl postgresql
+# the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL layer,
+# and the readers the picture tests check quakes' files with: Chromium (headless) for the HTML and
+# SVG, poppler's pdftoppm for the PDF. A host that only builds or installs quakes gets none of them.
+TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps test-deps build demo test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick geodata install uninstall clean
+.PHONY: all deps test-deps build demo pictures test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick geodata install uninstall clean
 
 all: build
 
@@ -48,7 +49,23 @@ demo: build
 	set -x; \
 	"$$bin/quakes" fetch --db $(DEMO_DB) Fixtures/all_week-2021-07-20T1423Z.geojson; \
 	"$$bin/quakes" fetch --db $(DEMO_DB) Fixtures/all_week-2021-07-22T2039Z.geojson; \
-	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5
+	"$$bin/quakes" list --db $(DEMO_DB) --sort magnitude --section day --min-magnitude 5; \
+	COLUMNS=80 LINES=24 "$$bin/quakes" chart --db $(DEMO_DB) $(DEMO_CHART); \
+	"$$bin/quakes" map --db $(DEMO_DB) $(DEMO_MAP) --output .build/demo/map.png
+
+# The pictures the README shows, drawn from the demo's database: the chart's text replaces the
+# block between the README's `make pictures` markers, the map is docs/map.png.
+DEMO_CHART = --by hour --since 2021-07-21 --utc
+DEMO_MAP = --min-magnitude 2.5 --size 1000x560 --utc
+pictures: demo
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && set -e && mkdir -p docs && \
+	cp .build/demo/map.png docs/map.png && \
+	COLUMNS=80 LINES=24 "$$bin/quakes" chart --db $(DEMO_DB) $(DEMO_CHART) > .build/demo/chart.txt && \
+	awk -v chart=.build/demo/chart.txt ' \
+		/<!-- chart: make pictures -->/ { print; print "```"; while ((getline line < chart) > 0) print line; print "```"; skip = 1; next } \
+		/<!-- end of chart -->/ { skip = 0 } \
+		!skip { print }' README.md > .build/demo/README.md && \
+	mv .build/demo/README.md README.md && echo "docs/map.png and the README's chart redrawn"
 
 # The developer's loop: build, then every suite (in-process, through the binary, faults and
 # signals), in a few minutes on two cores. scripts/with-postgres gives the PostgreSQL tests a

@@ -209,7 +209,8 @@ import Testing
                     kills += 1
                     #expect([143, 15, 9].contains(process.status), "round \(round): \(process.status)")
                 }
-                if engine == .sqlite {
+                // A backfill killed before it created the file leaves none, which is as good.
+                if engine == .sqlite, FileManager.default.fileExists(atPath: store.location) {
                     #expect(try DatabaseContent.integrity(of: store.location) == "ok")
                 }
             }

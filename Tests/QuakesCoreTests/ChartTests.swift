@@ -6,8 +6,12 @@ import Testing
 /// `quakes chart` in a terminal: whole screens at fixed widths, counts that agree with `count`,
 /// gaps drawn empty, and the magnitude–frequency distribution with its b-value.
 @Suite struct ChartTests {
-    static func chart(_ database: String, _ arguments: [String], columns: Int = 50) async -> QuakesRun {
-        await QuakesRun.run(["chart", "--db", database, "--utc"] + arguments, variables: ["COLUMNS": String(columns)])
+    static func chart(_ database: String, _ arguments: [String], columns: Int = 50, lines: Int? = nil) async
+        -> QuakesRun
+    {
+        var variables = ["COLUMNS": String(columns)]
+        variables["LINES"] = lines.map(String.init)
+        return await QuakesRun.run(["chart", "--db", database, "--utc"] + arguments, variables: variables)
     }
 
     @Test(arguments: TestEngine.allCases) func aChartIsItsBucketsAsBarsFittedToTheWidth(engine: TestEngine) async throws
@@ -18,7 +22,7 @@ import Testing
         #expect(run.status == .success, "\(run.standardError)")
         #expect(
             run.standardOutput == """
-                31 events by day (UTC)
+                31 events by day (UTC)  --min-magnitude 5
                 2021-07-16 │##############################       5
                 2021-07-17 │##############################       5
                 2021-07-18 │#################################### 6
@@ -56,7 +60,7 @@ import Testing
         let database = folder.file("q.sqlite")
         _ = await QuakesRun.fetch(
             [Fixtures.path(Fixtures.fourFiveLater), Fixtures.path(Fixtures.alerts)], database: database)
-        let run = await Self.chart(database, ["--by", "month", "--min-magnitude", "6"])
+        let run = await Self.chart(database, ["--by", "month", "--min-magnitude", "6"], lines: 40)
         #expect(run.status == .success)
         let lines = run.standardOutput.split(separator: "\n").filter { $0.contains("│") }
         // July 2021 to October 2023: 28 months, most of them empty.
@@ -70,7 +74,56 @@ import Testing
 
         let empty = await Self.chart(database, ["--min-magnitude", "9"])
         #expect(empty.status == .success)
-        #expect(empty.standardOutput == "0 events by day (UTC)\nNo events match.\n")
+        #expect(empty.standardOutput == "0 events by day (UTC)  --min-magnitude 9\nNo events match.\n")
+    }
+
+    /// Buckets that do not fit in the height (24 lines when not a terminal, else `LINES`) are drawn
+    /// as columns, each an empty one where nothing happened.
+    @Test func moreBucketsThanLinesAreDrawnAsColumns() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.fourFiveLater), Fixtures.path(Fixtures.alerts)], database: database)
+        let run = await Self.chart(database, ["--by", "month", "--min-magnitude", "6", "--ascii"], lines: 12)
+        #expect(run.status == .success)
+        #expect(
+            run.standardOutput == """
+                11 events by month (UTC)  --min-magnitude 6
+                6 │                           #
+                  │                           #
+                  │                           #
+                  │#                          #
+                  │#                          #
+                  │#                         ##
+                0 │#                         ##
+                  └----------------------------
+                   2021-07              2023-10
+                   one column per bucket, 0 to 6
+
+                """)
+        let screen = await Self.chart(database, ["--by", "month", "--min-magnitude", "6"])
+        // The whole of a 24-line screen but the line the prompt comes back on.
+        #expect(screen.standardOutput.split(separator: "\n").count == 23, "\(screen.standardOutput)")
+    }
+
+    /// The chart the README shows is what `make demo` draws (its DEMO_CHART, on the demo's two
+    /// feeds, at 80×24), so `make pictures` is the only way it changes.
+    @Test func theREADMEShowsTheChartThatMakeDemoDraws() async throws {
+        let makefile = try String(contentsOfFile: Fixtures.repository + "/Makefile", encoding: .utf8)
+        let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("DEMO_CHART = ") })
+        let arguments = line.dropFirst("DEMO_CHART = ".count).split(separator: " ").map(String.init)
+        let readme = try String(contentsOfFile: Fixtures.repository + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- chart: make pictures -->\n```\n"))
+        let end = try #require(
+            readme.range(of: "```\n<!-- end of chart -->", range: start.upperBound..<readme.endIndex))
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        let run = await QuakesRun.run(
+            ["chart", "--db", database] + arguments, variables: ["COLUMNS": "80", "LINES": "24"])
+        #expect(run.status == .success, "\(run.standardError)")
+        #expect(run.standardOutput == String(readme[start.upperBound..<end.lowerBound]))
     }
 
     @Test func theCumulativeDistributionComesWithItsBValue() async throws {

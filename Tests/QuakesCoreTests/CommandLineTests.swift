@@ -182,6 +182,8 @@ import Testing
                                               what they changed.
                       chart                   Draw how many events match, by time, magnitude or
                                               depth, as a bar chart.
+                      map                     Draw the events that match on a map, in the terminal
+                                              or as a picture.
                       prune                   Delete events older than a duration, or history older
                                               than a duration.
                       watch                   Fetch a feed every interval and print how the result

@@ -7,11 +7,13 @@ struct ChartCommand: Command {
         abstract: "Draw how many events match, by time, magnitude or depth, as a bar chart.",
         discussion: """
             Counts the events of the same query as 'list' in buckets (empty ones included: a gap in \
-            time is information) and draws them as bars of block characters fitted to the terminal \
-            (COLUMNS, else 80 columns when not a terminal). With --by magnitude --cumulative it draws \
-            the magnitude-frequency distribution on a log scale and prints the b-value (Aki's \
+            time is information) and draws them with block characters fitted to the terminal \
+            (COLUMNS and LINES, else 80x24 when not a terminal): a bar per line when the buckets fit \
+            its height, else a column each. With --by magnitude --cumulative it draws the \
+            magnitude-frequency distribution on a log scale and prints the b-value (Aki's \
             maximum-likelihood estimate, corrected for binned magnitudes) above the magnitude of \
-            completeness (--mc, else by maximum curvature).
+            completeness (--mc, else by maximum curvature). With --output it writes the chart as an \
+            SVG, PNG, PDF or HTML file instead.
             """,
         options: [DatabaseLocation.option] + FilterOptions.options + [
             .init(
@@ -20,11 +22,10 @@ struct ChartCommand: Command {
             .init(.cumulative, help: "With --by magnitude: N(≥M) on a log scale, and the b-value."),
             .init(
                 .mc, value: "m", help: "The magnitude of completeness of the b-value.", default: "by maximum curvature"),
-            .init(.ascii, help: "Draw the bars with '#' instead of block characters."),
-            CommonOptions.color,
             CommonOptions.format(Format.self, help: "table (also text): the chart; json: its data.", default: .table),
-            CommonOptions.utc,
-        ])
+        ] + PictureOptions.options(defaultSize: defaultSize) + [CommonOptions.utc])
+
+    static let defaultSize = (width: 1000, height: 560)
 
     enum Format: String, Sendable, CaseIterable {
         case table, json
@@ -35,8 +36,7 @@ struct ChartCommand: Command {
     var dimension: Histogram.Dimension
     var cumulative: Bool
     var completeness: Double?
-    var ascii: Bool
-    var color: CommonOptions.ColorChoice
+    var picture: PictureOptions
     var format: Format
     var utc: Bool
 
@@ -56,9 +56,11 @@ struct ChartCommand: Command {
             Double($0).flatMap { $0.isFinite ? $0 : nil }
         }
         if completeness != nil, !cumulative { throw UsageError("'--mc <m>' needs '--by magnitude --cumulative'") }
-        ascii = arguments.flag(.ascii)
-        color = try CommonOptions.ColorChoice(arguments)
+        picture = try PictureOptions(arguments, defaultSize: Self.defaultSize)
         format = try CommonOptions.format(arguments, default: .table)
+        if picture.output != nil, format == .json {
+            throw UsageError("'--output <file>' draws the chart: leave out '--format json'")
+        }
         utc = arguments.flag(.utc)
     }
 
@@ -130,19 +132,24 @@ struct ChartCommand: Command {
             }
             environment.standardOutput.writeLine(JSONValue.object(members).serialized())
         case .table:
-            let width =
-                environment.variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-                ?? environment.terminalColumns ?? 80
             let unit = cumulative ? "N(≥M) by magnitude" : "by \(dimension.rawValue)"
-            let chart = BarChart(
-                histogram: histogram, title: "\(TerminalText.grouped(total)) events \(unit) (\(zone.name))",
-                width: width, ascii: ascii || environment.variables["TERM"] == "dumb",
-                colour: color.usesColour(in: environment))
-            environment.standardOutput.write(chart.render())
-            if cumulative {
-                environment.standardOutput.writeLine(
-                    estimate?.line ?? "b-value: too few events above the magnitude of completeness")
+            let title = "\(TerminalText.grouped(total)) events \(unit) (\(zone.name))"
+            let bValue = estimate?.line ?? "b-value: too few events above the magnitude of completeness"
+            if let file = picture.file(in: environment) {
+                let chart = ChartPicture(
+                    histogram: histogram, estimate: estimate, title: title, subtitle: filters.asGiven,
+                    width: Double(picture.width), height: Double(picture.height))
+                try await file.write(chart.drawing())
+                return .success
             }
+            let size = environment.textPictureSize
+            let query = filters.asGiven.isEmpty ? "" : "  " + filters.asGiven
+            let chart = BarChart(
+                histogram: histogram, title: title + query, width: size.columns, height: size.lines,
+                reserved: cumulative ? 1 : 0, ascii: picture.plainText(in: environment),
+                colour: picture.color.usesColour(in: environment))
+            environment.standardOutput.write(chart.render())
+            if cumulative { environment.standardOutput.writeLine(bValue) }
         }
         return .success
     }

@@ -58,6 +58,9 @@ struct FilterOptions: Sendable, Equatable {
     var radius: Double?
     /// Everything that does not depend on "now" or on the calendar's zone.
     var fixed = QuakeFilter()
+    /// The filter options as given, in the order of `options` (`--min-magnitude 4.5 --last 7d`): what
+    /// a picture's title says it shows.
+    var asGiven = ""
 
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts.
@@ -109,16 +112,36 @@ struct FilterOptions: Sendable, Equatable {
         fixed.box = try declared(
             .bbox,
             expected:
-                "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]"
-        ) { text in
-            guard let numbers = numberList(text, count: 4), numbers[1] <= numbers[3],
-                [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }),
-                [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
-            else { return nil }
-            return QuakeFilter.Box(
-                minimumLongitude: numbers[0], minimumLatitude: numbers[1],
-                maximumLongitude: numbers[2], maximumLatitude: numbers[3])
-        }
+                "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]",
+            Self.box)
+        asGiven = Self.options.compactMap { option -> String? in
+            guard let name = OptionName(rawValue: option.name), arguments.declares(name) else { return nil }
+            guard option.value != nil else { return arguments.flag(name) ? "--" + option.name : nil }
+            return arguments.value(name).map { "--\(option.name) " + Self.quotedForShell($0) }
+        }.joined(separator: " ")
+    }
+
+    /// A box as `--bbox` writes it: `MINLON,MINLAT,MAXLON,MAXLAT`, across the date line when
+    /// MINLON > MAXLON; nil when malformed.
+    static func box(_ text: String) -> QuakeFilter.Box? {
+        guard let numbers = numberList(text, count: 4), numbers[1] <= numbers[3],
+            [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }),
+            [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
+        else { return nil }
+        return QuakeFilter.Box(
+            minimumLongitude: numbers[0], minimumLatitude: numbers[1],
+            maximumLongitude: numbers[2], maximumLatitude: numbers[3])
+    }
+
+    /// A value as a shell would need it: as it is when it is one plain word, else in single quotes.
+    private static func quotedForShell(_ value: String) -> String {
+        let plain =
+            !value.isEmpty
+            && value.unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                    || ",.:+-_/@%".unicodeScalars.contains(scalar)
+            }
+        return plain ? value : "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// True when `--near` was given, as a point or a place: distances can be measured.

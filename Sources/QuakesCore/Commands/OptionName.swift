@@ -18,6 +18,7 @@ public enum OptionName: String, Sendable, CaseIterable {
     case db
     case dryRun = "dry-run"
     case exec
+    case extent
     case force
     case format
     case freshWithin = "fresh-within"
@@ -38,6 +39,7 @@ public enum OptionName: String, Sendable, CaseIterable {
     case noFetch = "no-fetch"
     case now
     case olderThan = "older-than"
+    case output
     case pause
     case place
     case quiet
@@ -47,6 +49,7 @@ public enum OptionName: String, Sendable, CaseIterable {
     case section
     case service
     case since
+    case size
     case sort
     case status
     case timeout

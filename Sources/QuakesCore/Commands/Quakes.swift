@@ -9,7 +9,8 @@ public enum Quakes {
         FetchCommand.self, BackfillCommand.self, SyncCommand.self, CountCommand.self, ListCommand.self,
         ShowCommand.self,
         HistoryCommand.self,
-        ChartCommand.self, PruneCommand.self, WatchCommand.self, StatusCommand.self, CompletionsCommand.self,
+        ChartCommand.self, MapCommand.self, PruneCommand.self, WatchCommand.self, StatusCommand.self,
+        CompletionsCommand.self,
         ManualCommand.self,
     ]
 

@@ -38,7 +38,7 @@ enum CairoRenderer {
         if let failure = ccairo_load() {
             throw PictureError(.libraryMissing(String(cString: failure)))
         }
-        let file = try PictureFile(replacing: path)
+        let file = try PartialFile(replacing: path)
         do {
             switch format {
             case .png: try writePNG(drawing, to: file)
@@ -51,7 +51,7 @@ enum CairoRenderer {
         }
     }
 
-    private static func writePNG(_ drawing: Drawing, to file: PictureFile) throws(PictureError) {
+    private static func writePNG(_ drawing: Drawing, to file: PartialFile) throws(PictureError) {
         // cairo's images are at most 32,767 pixels a side.
         let sides = [drawing.width, drawing.height]
         guard sides.allSatisfy({ $0.isFinite && $0 >= 1 && $0.rounded(.up) <= 32_767 }) else {
@@ -64,19 +64,19 @@ enum CairoRenderer {
         try draw(drawing, on: surface)
         let status = withExtendedLifetime(file) {
             ccairo_surface_write_to_png_stream(
-                surface, PictureFile.cairoWrite, Unmanaged.passUnretained(file).toOpaque())
+                surface, PartialFile.cairoWrite, Unmanaged.passUnretained(file).toOpaque())
         }
         try file.checkWrites()
         try check(status)
     }
 
-    private static func writePDF(_ drawing: Drawing, to file: PictureFile) throws(PictureError) {
+    private static func writePDF(_ drawing: Drawing, to file: PartialFile) throws(PictureError) {
         guard drawing.width.isFinite, drawing.height.isFinite, drawing.width > 0, drawing.height > 0 else {
             throw PictureError(.drawing("a PDF cannot be \(drawing.width) by \(drawing.height) points"))
         }
         try withExtendedLifetime(file) { () throws(PictureError) in
             let surface = ccairo_pdf_surface_create_for_stream(
-                PictureFile.cairoWrite, Unmanaged.passUnretained(file).toOpaque(), drawing.width, drawing.height)
+                PartialFile.cairoWrite, Unmanaged.passUnretained(file).toOpaque(), drawing.width, drawing.height)
             defer { ccairo_surface_destroy(surface) }
             try check(ccairo_surface_status(surface))
             ccairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, drawing.title)
@@ -172,72 +172,11 @@ enum CairoRenderer {
     }
 }
 
-/// The temporary file a picture is written to, beside the name it is renamed to once whole.
-///
-/// cairo writes through `cairoWrite`, which keeps the system's reason for the first write that
-/// failed: cairo itself only says that one did.
-private final class PictureFile {
-    /// The name the user gave, which messages show.
-    let path: String
-    private let temporary: String
-    private var descriptor: Int32
-    private var writeFailure: String?
-
-    /// Creates the temporary file; a folder that does not exist or cannot be written fails here,
-    /// before anything is drawn. A new picture gets the mode any file the user creates gets.
-    init(replacing path: String) throws(PictureError) {
-        self.path = path
-        temporary = path + ".tmp." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw PictureError(.cannotWrite(path: path, reason: Self.systemReason())) }
-    }
-
-    /// A `cairo_write_func_t` for a `PictureFile` passed unretained as the closure.
+extension PartialFile {
+    /// A `cairo_write_func_t` for a `PartialFile` passed unretained as the closure.
     static let cairoWrite: cairo_write_func_t = { closure, data, length in
-        let file = Unmanaged<PictureFile>.fromOpaque(closure!).takeUnretainedValue()
+        let file = Unmanaged<PartialFile>.fromOpaque(closure!).takeUnretainedValue()
         return file.write(UnsafeRawBufferPointer(start: data, count: Int(length)))
             ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
     }
-
-    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard writeFailure == nil else { return false }
-        var written = 0
-        while written < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                writeFailure = Self.systemReason()
-                return false
-            }
-            written += count
-        }
-        return true
-    }
-
-    /// Throws the reason of a write that failed, which cairo reports only as "error while writing".
-    func checkWrites() throws(PictureError) {
-        if let writeFailure { throw PictureError(.cannotWrite(path: path, reason: writeFailure)) }
-    }
-
-    /// Flushes the file to disk and renames it over `path`, so that after a crash the name holds
-    /// the old picture or the whole new one.
-    func commit() throws(PictureError) {
-        let flushed = fsync(descriptor) == 0
-        let reason = flushed ? nil : Self.systemReason()
-        close(descriptor)
-        descriptor = -1
-        if let reason { throw PictureError(.cannotWrite(path: path, reason: reason)) }
-        guard rename(temporary, path) == 0 else {
-            throw PictureError(.cannotWrite(path: path, reason: Self.systemReason()))
-        }
-    }
-
-    /// Closes and removes the temporary file after a failure.
-    func discard() {
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = -1
-        unlink(temporary)
-    }
-
-    private static func systemReason() -> String { String(cString: strerror(errno)) }
 }

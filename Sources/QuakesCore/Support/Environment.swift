@@ -13,6 +13,8 @@ public struct Environment: Sendable {
     public var standardErrorIsTerminal: Bool
     /// The width of the terminal standard output is, or nil when it is not a terminal.
     public var terminalColumns: Int?
+    /// The height of the terminal standard output is, or nil when it is not a terminal.
+    public var terminalLines: Int?
     /// Downloads feeds.
     public var downloader: any Downloader
     /// The current time in milliseconds since 1970 UTC.
@@ -57,6 +59,7 @@ public struct Environment: Sendable {
             terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
         environment.interruption = interruption
         environment.engines = engines
+        if environment.terminalColumns != nil { environment.terminalLines = terminalHeight() }
         return environment
     }
 
@@ -88,6 +91,20 @@ public struct Environment: Sendable {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
+    /// The terminal's height, or nil when the terminal does not say.
+    private static func terminalHeight() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
+    /// The size a picture drawn in text fills: `COLUMNS` and `LINES` when set, else the terminal's,
+    /// else 80 by 24, as for a file or a pipe.
+    var textPictureSize: (columns: Int, lines: Int) {
+        func variable(_ name: String) -> Int? { variables[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } }
+        return (variable("COLUMNS") ?? terminalColumns ?? 80, variable("LINES") ?? terminalLines ?? 24)
     }
 
     /// True when colour may be used on standard output: it is a terminal, `NO_COLOR` is unset or

@@ -54,7 +54,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
         (.noInput, "a local input file is missing or unreadable, or the database does not exist"),
         (
             .unavailable,
-            "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered"
+            "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered; or cairo, which pictures need, is not installed"
         ),
         (.software, "a bug in quakes"),
         (
@@ -63,7 +63,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
         ),
         (
             .ioError,
-            "database or other I/O error: another program's database, one written by a newer version of quakes, or, for a read command, one of an older schema"
+            "database or other I/O error: another program's database, one written by a newer version of quakes, or, for a read command, one of an older schema; or a picture (--output) that cannot be written"
         ),
         (
             .temporaryFailure,

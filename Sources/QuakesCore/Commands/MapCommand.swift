@@ -1,0 +1,90 @@
+/// `quakes map [FILTERS] [--output FILE] [--extent auto|world|BBOX] [--size WxH]`: where the events
+/// of a query were, over country outlines, as a picture file or as Braille dots in the terminal.
+struct MapCommand: Command {
+    static let help = CommandHelp(
+        commandName: "quakes map",
+        abstract: "Draw the events that match on a map, in the terminal or as a picture.",
+        discussion: """
+            Draws the events of the same query as 'list' over country outlines (Natural Earth, \
+            1:110m): circles sized by magnitude and coloured by depth (0-69 km red, 70-299 km green, \
+            300 km and deeper blue, as USGS's seismicity maps), with a legend and a title giving \
+            the query, the time range, the zone and the count. The map fits the events with a \
+            margin, across the date line when they lie on both sides of it, unless --extent says \
+            otherwise. With --output it writes an SVG, PNG, PDF or self-contained HTML file (a \
+            tooltip per event: time, magnitude, place and id); without, it draws the map in \
+            Braille dots fitted to the terminal (COLUMNS and LINES, else 80x24 when not a \
+            terminal), numbering the strongest events and listing them under it.
+            """,
+        options: [DatabaseLocation.option] + FilterOptions.options + [
+            .init(
+                .extent, value: "extent",
+                help:
+                    "auto (fitted to the events), world, or MINLON,MINLAT,MAXLON,MAXLAT (across the date line when MINLON > MAXLON).",
+                default: "auto", choices: ["auto", "world"])
+        ] + PictureOptions.options(defaultSize: defaultSize) + [CommonOptions.utc])
+
+    static let defaultSize = (width: 1200, height: 750)
+
+    var database: String?
+    var filters: FilterOptions
+    var extent: MapExtent
+    var picture: PictureOptions
+    var utc: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        try arguments.checkPositionalCount(atMost: 0)
+        database = try DatabaseLocation.option(arguments)
+        filters = try FilterOptions(arguments)
+        extent =
+            try arguments.value(.extent, expected: "auto, world or MINLON,MINLAT,MAXLON,MAXLAT, as --bbox takes") {
+                text -> MapExtent? in
+                switch text.lowercased() {
+                case "auto": .auto
+                case "world": .world
+                default: FilterOptions.box(text).map(MapExtent.box)
+                }
+            } ?? .auto
+        picture = try PictureOptions(arguments, defaultSize: Self.defaultSize)
+        utc = arguments.flag(.utc)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let zone = environment.zone(utc: utc)
+        let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
+        let database = try DatabaseLocation.database(option: database, in: environment)
+        let events = try await database.reading(zone: zone) { reader -> [Quake] in
+            var events: [Quake] = []
+            try reader.forEachQuake(filter, in: nil, sort: .time, origin: nil, limit: nil) { quake in
+                events.append(quake)
+                return true
+            }
+            return events
+        }
+        let outlines = try CountryOutlines.load(from: SharedData(environment)).countries.flatMap(\.rings)
+        let title =
+            TerminalText.grouped(events.count) + (events.count == 1 ? " event" : " events")
+            + (filters.asGiven.isEmpty ? "" : "  " + filters.asGiven)
+        let subtitle: String
+        if let first = events.map(\.time).min(), let last = events.map(\.time).max() {
+            let range =
+                first == last ? zone.dateAndTime(first) : "\(zone.dateAndTime(first)) to \(zone.dateAndTime(last))"
+            subtitle = "\(range) (\(zone.name))"
+        } else {
+            subtitle = "No events match. (\(zone.name))"
+        }
+        if let file = picture.file(in: environment) {
+            let map = QuakeMap(
+                events: events, outlines: outlines, extent: extent, width: Double(picture.width),
+                height: Double(picture.height), title: title, subtitle: subtitle, zone: zone)
+            try await file.write(map.drawing())
+        } else {
+            let size = environment.textPictureSize
+            let map = TerminalMap(
+                events: events, outlines: outlines, extent: extent, columns: size.columns, lines: size.lines,
+                title: title, subtitle: subtitle, zone: zone, colour: picture.color.usesColour(in: environment),
+                ascii: picture.plainText(in: environment))
+            environment.standardOutput.write(map.render())
+        }
+        return .success
+    }
+}

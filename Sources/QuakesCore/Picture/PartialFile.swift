@@ -1,0 +1,78 @@
+import Foundation
+
+/// The temporary file a picture is written to, beside the name it is renamed to once whole.
+///
+/// It keeps the system's reason for the first write that failed: cairo, which writes through it,
+/// only says that one did.
+final class PartialFile {
+    /// The name the user gave, which messages show.
+    let path: String
+    private let temporary: String
+    private var descriptor: Int32
+    private var writeFailure: String?
+
+    /// Creates the temporary file; a folder that does not exist or cannot be written fails here,
+    /// before anything is drawn. A new picture gets the mode any file the user creates gets.
+    init(replacing path: String) throws(PictureError) {
+        self.path = path
+        temporary = path + ".tmp." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw PictureError(.cannotWrite(path: path, reason: Self.systemReason())) }
+    }
+
+    /// Writes `bytes` as the whole of the file at `path`, replacing it only once they are all on disk.
+    static func write(_ bytes: [UInt8], to path: String) throws(PictureError) {
+        let file = try PartialFile(replacing: path)
+        let written = bytes.withUnsafeBytes { file.write($0) }
+        do throws(PictureError) {
+            guard written else { throw PictureError(.cannotWrite(path: path, reason: file.writeFailure ?? "")) }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    /// Appends `bytes`; false once a write failed, whose reason `checkWrites` throws.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard writeFailure == nil else { return false }
+        var written = 0
+        while written < bytes.count {
+            let count = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                writeFailure = Self.systemReason()
+                return false
+            }
+            written += count
+        }
+        return true
+    }
+
+    /// Throws the reason of a write that failed, which cairo reports only as "error while writing".
+    func checkWrites() throws(PictureError) {
+        if let writeFailure { throw PictureError(.cannotWrite(path: path, reason: writeFailure)) }
+    }
+
+    /// Flushes the file to disk and renames it over `path`, so that after a crash the name holds
+    /// the old picture or the whole new one.
+    func commit() throws(PictureError) {
+        let flushed = fsync(descriptor) == 0
+        let reason = flushed ? nil : Self.systemReason()
+        close(descriptor)
+        descriptor = -1
+        if let reason { throw PictureError(.cannotWrite(path: path, reason: reason)) }
+        guard rename(temporary, path) == 0 else {
+            throw PictureError(.cannotWrite(path: path, reason: Self.systemReason()))
+        }
+    }
+
+    /// Closes and removes the temporary file after a failure.
+    func discard() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        unlink(temporary)
+    }
+
+    private static func systemReason() -> String { String(cString: strerror(errno)) }
+}
