@@ -72,17 +72,16 @@ struct MapCommand: Command {
         } else {
             subtitle = "No events match. (\(zone.name))"
         }
+        let content = MapContent(
+            events: events, outlines: outlines, extent: extent, title: title, subtitle: subtitle, zone: zone)
         if let file = picture.file(in: environment) {
-            let map = QuakeMap(
-                events: events, outlines: outlines, extent: extent, width: Double(picture.width),
-                height: Double(picture.height), title: title, subtitle: subtitle, zone: zone)
+            let map = QuakeMap(content: content, width: Double(picture.width), height: Double(picture.height))
             try await file.write(map.drawing())
         } else {
             let size = environment.textPictureSize
             let map = TerminalMap(
-                events: events, outlines: outlines, extent: extent, columns: size.columns, lines: size.lines,
-                title: title, subtitle: subtitle, zone: zone, colour: picture.color.usesColour(in: environment),
-                ascii: picture.plainText(in: environment))
+                content: content, columns: size.columns, lines: size.lines,
+                colour: picture.color.usesColour(in: environment), ascii: picture.plainText(in: environment))
             environment.standardOutput.write(map.render())
         }
         return .success
