@@ -215,6 +215,13 @@ import Testing
                     distance(pixel, MapStyle.sea) > 60 && distance(pixel, MapStyle.land) > 60, "\(name) \(event.id)")
             }
         }
+        // The page's script ran in the browser without an error: it took each event's title for its
+        // tooltip, and every event is still there.
+        let page = try await HeadlessBrowser.document(of: folder.file("map.html"), into: folder)
+        #expect(page.contains(#"<div id="tip""#))
+        #expect(page.components(separatedBy: #"class="event""#).count - 1 == marks.events.count)
+        // Left: the page's own title and the picture's.
+        #expect(page.components(separatedBy: "<title>").count - 1 == 2)
         let golden = try Golden("map-4.8-week.png")
         try golden.updateIfAsked(from: folder.file("map.png"))
         let reference = try CairoImage(contentsOfFile: golden.path)

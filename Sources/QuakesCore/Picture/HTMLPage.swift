@@ -26,7 +26,7 @@ struct HTMLPage {
             <body>
             \(SVGWriter(drawing: drawing).element())<div id="tip"></div>
             <script>
-            // The tooltip of an event is its SVG <title>, shown beside the pointer at once.
+            // The tooltip of an event is the text of its SVG title element, shown beside the pointer at once.
             (function () {
               var tip = document.getElementById("tip");
               document.querySelectorAll(".event").forEach(function (mark) {

@@ -26,6 +26,18 @@ enum HeadlessBrowser {
         return try CairoImage(contentsOfFile: picture)
     }
 
+    /// The page's document after its scripts ran, as Chromium serialises it.
+    static func document(of path: String, into folder: TemporaryDirectory) async throws -> String {
+        let outcome = try await ChildProcess.run(
+            executable,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu",
+                "--user-data-dir=" + folder.file("chromium-\(UUID().uuidString)"), "--dump-dom", "file://" + path,
+            ], environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"], timeLimit: 120)
+        guard outcome.status == 0 else { throw BrowserError(outcome: "status \(outcome.status): \(outcome.errors.suffix(2000))") }
+        return outcome.output
+    }
+
     struct BrowserError: Error, CustomStringConvertible {
         var outcome: String
         var description: String { "Chromium took no screenshot: \(outcome)" }
