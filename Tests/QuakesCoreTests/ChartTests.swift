@@ -106,6 +106,79 @@ import Testing
         #expect(screen.standardOutput.split(separator: "\n").count == 23, "\(screen.standardOutput)")
     }
 
+    /// Days are the display zone's: the same events fall on other days in Tokyo than in UTC; a
+    /// chart of one bucket is one bar; a title wider than the terminal is cut, not wrapped.
+    @Test(arguments: TestEngine.allCases) func bucketsAreTheZonesAndOneBucketIsOneBar(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: store.location)
+        func chart(_ zone: String, _ arguments: [String]) async -> String {
+            await QuakesRun.run(
+                ["chart", "--db", store.location, "--ascii"] + arguments, variables: ["COLUMNS": "44", "TZ": zone]
+            ).standardOutput
+        }
+        #expect(
+            await chart("Asia/Tokyo", ["--min-magnitude", "5.5"]) == """
+                9 events by day (Asia/Tokyo)  --min-magnitu…
+                2021-07-16 │###############                1
+                2021-07-17 │############################## 2
+                2021-07-18 │###############                1
+                2021-07-19 │                               0
+                2021-07-20 │############################## 2
+                2021-07-21 │###############                1
+                2021-07-22 │############################## 2
+                           └------------------------------
+                            0 to 2
+
+                """)
+        #expect(
+            await chart("UTC", ["--min-magnitude", "5.5"]) == """
+                9 events by day (UTC)  --min-magnitude 5.5
+                2021-07-16 │##########                     1
+                2021-07-17 │############################## 3
+                2021-07-18 │                               0
+                2021-07-19 │####################           2
+                2021-07-20 │                               0
+                2021-07-21 │####################           2
+                2021-07-22 │##########                     1
+                           └------------------------------
+                            0 to 3
+
+                """)
+        #expect(
+            await chart("America/Los_Angeles", ["--by", "month"]) == """
+                78 events by month (America/Los_Angeles)
+                2021-07 │################################ 78
+                        └--------------------------------
+                         0 to 78
+
+                """)
+    }
+
+    /// The chart as a picture: an SVG with a column per non-empty bucket, and a PNG of the size
+    /// asked for with the columns' colour where the tallest stands.
+    @Test func aChartPictureHasAColumnPerBucket() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: database)
+        for format in ["svg", "png"] {
+            let run = await Self.chart(
+                database, ["--min-magnitude", "5", "--size", "500x300", "--output", folder.file("chart.\(format)")])
+            #expect(run.status == .success, "\(run.standardError)")
+        }
+        let svg = try String(contentsOfFile: folder.file("chart.svg"), encoding: .utf8)
+        #expect(svg.components(separatedBy: ##"fill="#2b8cbe""##).count - 1 == 7)
+        #expect(svg.contains("31 events by day (Etc/UTC)") || svg.contains("31 events by day (UTC)"))
+        let png = try CairoImage(contentsOfFile: folder.file("chart.png"))
+        #expect(png.width == 500 && png.height == 300)
+        // The third of seven columns (2021-07-18, 6 events) reaches the top of the plot.
+        let plotWidth = 500.0 - 90
+        let x = 70 + plotWidth / 7 * 2.5
+        #expect(png.pixel(at: Drawing.Point(x: x, y: 70)).isClose(to: Colour(hex: 0x2B8CBE), tolerance: 4))
+        #expect(png.pixel(at: Drawing.Point(x: 70 + plotWidth / 7 * 4.5, y: 70)).isClose(to: .white, tolerance: 4))
+        let json = await Self.chart(database, ["--format", "json", "--output", folder.file("x.svg")])
+        #expect(json.status == .usage)
+    }
+
     /// The chart the README shows is what `make demo` draws (its DEMO_CHART, on the demo's two
     /// feeds, at 80×24), so `make pictures` is the only way it changes.
     @Test func theREADMEShowsTheChartThatMakeDemoDraws() async throws {

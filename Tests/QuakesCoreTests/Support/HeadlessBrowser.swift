@@ -34,7 +34,9 @@ enum HeadlessBrowser {
                 "--headless", "--no-sandbox", "--disable-gpu",
                 "--user-data-dir=" + folder.file("chromium-\(UUID().uuidString)"), "--dump-dom", "file://" + path,
             ], environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"], timeLimit: 120)
-        guard outcome.status == 0 else { throw BrowserError(outcome: "status \(outcome.status): \(outcome.errors.suffix(2000))") }
+        guard outcome.status == 0 else {
+            throw BrowserError(outcome: "status \(outcome.status): \(outcome.errors.suffix(2000))")
+        }
         return outcome.output
     }
 
