@@ -54,7 +54,8 @@ struct MapCommand: Command {
         let database = try DatabaseLocation.database(option: database, in: environment)
         let events = try await database.reading(zone: zone) { reader -> [Quake] in
             var events: [Quake] = []
-            try reader.forEachQuake(filter, in: nil, sort: .time, origin: nil, limit: nil) { quake in
+            let oldestFirst = SortSpec([SortSpec.Term(.time, ascending: true)])
+            try reader.forEachQuake(filter, in: nil, sort: oldestFirst, origin: nil, limit: nil) { quake in
                 events.append(quake)
                 return true
             }
@@ -65,7 +66,8 @@ struct MapCommand: Command {
             TerminalText.grouped(events.count) + (events.count == 1 ? " event" : " events")
             + (filters.asGiven.isEmpty ? "" : "  " + filters.asGiven)
         let subtitle: String
-        if let first = events.map(\.time).min(), let last = events.map(\.time).max() {
+        // Read oldest first: the first and the last are the range.
+        if let first = events.first?.time, let last = events.last?.time {
             let range =
                 first == last ? zone.dateAndTime(first) : "\(zone.dateAndTime(first)) to \(zone.dateAndTime(last))"
             subtitle = "\(range) (\(zone.name))"
