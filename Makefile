@@ -12,7 +12,8 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-de
 # and the readers the picture tests check quakes' files with: Chromium (headless) for the HTML and
 # SVG, poppler's pdftoppm for the PDF. A host that only builds or installs quakes gets none of them.
 TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils
-# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite.
+# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite (and
+# cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make install).
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 DEMO_DB = .build/demo/quakes.sqlite
 

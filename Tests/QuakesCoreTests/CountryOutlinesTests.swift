@@ -58,7 +58,15 @@ import Testing
 
     @Test func aDamagedFileIsAnErrorNotACrash() throws {
         let packed = try Self.committed(CountryOutlines.fileName)
-        for damaged in [[], Array(packed.prefix(1000)), packed + [0], [UInt8]("QKOX".utf8) + packed.dropFirst(4)] {
+        // A header whose counts promise billions of countries, and a ring whose deltas leave the
+        // Earth (and Int64): damage, not an allocation of gigabytes or an overflow.
+        let header = Array(packed.prefix(8))
+        let countless = header + [0xFF, 0xFF, 0xFF, 0xFF]
+        let ring: [UInt8] = [0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
+        let huge = header + [1, 0, 0, 0, 1, 0, 0x41, 1, 0] + ring + [UInt8](repeating: 0xFE, count: 9) + [0x01, 0]
+        for damaged in [
+            [], Array(packed.prefix(1000)), packed + [0], [UInt8]("QKOX".utf8) + packed.dropFirst(4), countless, huge,
+        ] {
             #expect {
                 _ = try CountryOutlines(packed: damaged)
             } throws: { error in

@@ -118,7 +118,7 @@ import Testing
                 """
                 8 events  --min-magnitude 4.5 --bbox 170,-30,-170…
                 2021-07-16 10:02:00 to 2021-07-21 13:48:26 (UTC)
-                ⠙⠢⢄⣸ ⠙⡅          ⠘⠇    ⢀•⠆
+                ⠘⠢⢄⣸ ⠘⡅          ⠘⠇    ⢀•⠆
                       ⠑⢤        ⣤⡀     ⠈⠁ 13 2
                         ⠓⡄      ⠈⠙⠂ 5    •
                          ⠈⡆               •
@@ -150,6 +150,67 @@ import Testing
         let plain = await QuakesRun.run(["map", "--db", store.location, "--utc"])
         #expect(!plain.standardOutput.contains("\u{1B}"))
         #expect(plain.standardOutput.split(separator: "\n").count == 23)
+    }
+
+    /// What a feed may say (any finite magnitude or depth, none at all), a box of no area, a box
+    /// that leaves events out and absurd terminal sizes make maps and charts, or a usage error;
+    /// never a crash.
+    @Test func oddValuesAndSizesAreMapsOrUsageErrors() async throws {
+        let folder = try TemporaryDirectory()
+        let feed = folder.file("odd.geojson")
+        func feature(_ id: String, magnitude: String, depth: String, longitude: String) -> String {
+            #"{"type":"Feature","id":"\#(id)","properties":{"mag":\#(magnitude),"time":1626900000000,"#
+                + #""updated":1626900000000,"place":"<b>&'\uFFFF","type":"earthquake"},"#
+                + #""geometry":{"type":"Point","coordinates":[\#(longitude),10,\#(depth)]}}"#
+        }
+        let features = [
+            feature("huge1", magnitude: "1e300", depth: "10", longitude: "20"),
+            feature("deep1", magnitude: "4.5", depth: "1e300", longitude: "-20"),
+            feature("none1", magnitude: "null", depth: "null", longitude: "0"),
+        ]
+        let document =
+            #"{"type":"FeatureCollection","metadata":{"generated":1626900000000},"features":["#
+            + features.joined(separator: ",") + "]}"
+        try document.write(toFile: feed, atomically: true, encoding: .utf8)
+        let database = folder.file("q.sqlite")
+        let fetch = await QuakesRun.fetch([feed], database: database)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        let svg = await Self.map(database, ["--output", folder.file("odd.svg")])
+        #expect(svg.status == .success, "\(svg.standardError)")
+        let marks = try SVGMarks(path: folder.file("odd.svg"))
+        #expect(marks.events.count == 3)
+        // The event without a depth is grey, and the legend says what grey is.
+        #expect(marks.events.first { $0.id == "none1" }?.fill == MapStyle.unknownDepth.colour.hexString)
+        let text = try String(contentsOfFile: folder.file("odd.svg"), encoding: .utf8)
+        #expect(text.contains(">depth unknown</text>") && text.contains("&lt;b&gt;&amp;&#39;"))
+        #expect(!text.unicodeScalars.contains("\u{FFFF}"))
+        let cumulative = await QuakesRun.run(["chart", "--db", database, "--by", "magnitude", "--cumulative"])
+        #expect(cumulative.status == .usage)
+        #expect(
+            cumulative.standardError.contains("magnitudes span more than 1000 buckets"), "\(cumulative.standardError)")
+        let depths = await QuakesRun.run(["chart", "--db", database, "--by", "depth"])
+        #expect(depths.status == .usage)
+        // A box of no area is a degree around its point; events outside a box are counted, not listed.
+        let point = await Self.map(database, ["--extent", "10,5,10,5", "--output", folder.file("point.png")])
+        #expect(point.status == .success, "\(point.standardError)")
+        let store = try TestEngine.sqlite.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.fourFiveLater)], database: store.location)
+        let africa = await Self.map(
+            store.location, ["--extent", "-30,-10,30,10", "--min-magnitude", "6.5"], columns: 60, lines: 12)
+        #expect(africa.standardOutput.hasPrefix("1 event  --min-magnitude 6.5 (1 outside the map)\n"))
+        #expect(!africa.standardOutput.contains("Punta de Burica"), "\(africa.standardOutput)")
+        // Sizes no terminal has are cut to 2,000 by 1,000; the legend fits a narrow one, in colour too.
+        let vast = await QuakesRun.run(
+            ["map", "--db", store.location], variables: ["COLUMNS": "4000000000", "LINES": "4000000000"])
+        #expect(vast.status == .success)
+        #expect(vast.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).count == 1000)
+        let narrow = await QuakesRun.run(
+            ["map", "--db", store.location, "--color", "always"], variables: ["COLUMNS": "30", "LINES": "8"])
+        for line in narrow.standardOutput.split(separator: "\n") {
+            let visible = String(line).replacing(/\u{1B}\[[0-9;]*m/, with: "")
+            #expect(TerminalText.width(visible) <= 30, "\(line)")
+        }
+        #expect(SVGWriter.escaped("a\u{FFFE}b\u{FFFF}\u{1}c") == "abc")
     }
 
     /// The SVG parses as XML and has one mark per event the same query lists, each with its id.

@@ -72,7 +72,17 @@ struct ChartPicture {
                         .filled(Self.bar)))
             }
         }
-        if logarithmic, let estimate { items += fit(estimate, slot: slot, plot: plot, y: y) }
+        if logarithmic {
+            let fitted = estimate.map { fit($0, slot: slot, plot: plot, y: y) } ?? []
+            items +=
+                fitted.isEmpty
+                ? [
+                    .text(
+                        estimate?.line ?? GutenbergRichter.tooFewEvents,
+                        at: .init(x: plot.x + plot.width - 4, y: plot.y + 14), size: 12, anchor: .end,
+                        colour: Colour(hex: 0xD7301F), bold: false)
+                ] : fitted
+        }
         // Labels under the axis, as many as fit without touching.
         let labelWidth = Double(buckets.map { $0.label.count }.max() ?? 1) * 6.6 + 10
         let every = max(Int((labelWidth / slot).rounded(.up)), 1)

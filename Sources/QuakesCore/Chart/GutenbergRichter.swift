@@ -67,6 +67,9 @@ struct GutenbergRichter: Sendable, Equatable {
     }
 
     /// `b-value 1.02 ± 0.03 (Mc 2.5 by maximum curvature, 1,234 events)`.
+    /// What is said in place of `line` when no estimate could be made.
+    static let tooFewEvents = "b-value: too few events above the magnitude of completeness"
+
     var line: String {
         let mc = String(format: binWidth == 0.01 ? "%.2f" : "%.1f", completeness)
         return String(format: "b-value %.2f ± %.2f", bValue, uncertainty)

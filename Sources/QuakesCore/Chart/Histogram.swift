@@ -40,9 +40,10 @@ struct Histogram: Sendable, Equatable {
 
     /// Counts by depth in bins of a round width (1, 2, 5, 10, 20, 50 or 100 km) that gives at most
     /// `target` bins.
-    static func depths(_ depths: [Double], target: Int = 20) -> [Bucket] {
+    static func depths(_ depths: [Double], target: Int = 20) throws(UsageError) -> [Bucket] {
         guard let lowest = depths.min(), let highest = depths.max() else { return [] }
         let width = [1.0, 2, 5, 10, 20, 50, 100, 200].first { (highest - lowest) / $0 < Double(target) } ?? 500
+        try checkRange(lowest, highest, width: width, of: "depths", narrowedBy: "--min-depth, --max-depth")
         let first = Int((lowest / width).rounded(.down))
         let last = Int((highest / width).rounded(.down))
         var counts = [Int](repeating: 0, count: last - first + 1)
@@ -54,8 +55,9 @@ struct Histogram: Sendable, Equatable {
     }
 
     /// The cumulative magnitude–frequency distribution: N(≥M) at every bin of `width`.
-    static func cumulative(_ magnitudes: [Double], width: Double) -> [Bucket] {
+    static func cumulative(_ magnitudes: [Double], width: Double) throws(UsageError) -> [Bucket] {
         guard let lowest = magnitudes.min(), let highest = magnitudes.max() else { return [] }
+        try checkRange(lowest, highest, width: width, of: "magnitudes", narrowedBy: "--min-magnitude, --max-magnitude")
         let first = Int64((lowest / width).rounded())
         let last = Int64((highest / width).rounded())
         var counts = [Int](repeating: 0, count: Int(last - first + 1))
@@ -68,5 +70,18 @@ struct Histogram: Sendable, Equatable {
             buckets.append(Bucket(label: String(format: width < 0.1 ? "%.2f" : "%.1f", magnitude), count: above))
         }
         return buckets.reversed()
+    }
+
+    /// Refuses values that would need more than `maximumBuckets` bins of `width` (a feed may say any
+    /// finite depth or magnitude, such as 1e300), before any is turned into a bin's number.
+    private static func checkRange(
+        _ lowest: Double, _ highest: Double, width: Double, of values: String, narrowedBy options: String
+    ) throws(UsageError) {
+        let bins = (highest - lowest) / width
+        guard bins < Double(maximumBuckets), abs(lowest / width) < 1e12, abs(highest / width) < 1e12 else {
+            throw UsageError(
+                "The chart's \(values) span more than \(maximumBuckets) buckets (from \(lowest) to \(highest)): narrow the query (\(options))"
+            )
+        }
     }
 }

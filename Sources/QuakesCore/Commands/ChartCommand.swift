@@ -97,7 +97,7 @@ struct ChartCommand: Command {
                 return (
                     Histogram(
                         dimension: .magnitude,
-                        buckets: Histogram.cumulative(magnitudes, width: width == 0 ? 0.1 : width),
+                        buckets: try Histogram.cumulative(magnitudes, width: width == 0 ? 0.1 : width),
                         isCumulative: true),
                     GutenbergRichter(magnitudes: magnitudes, completeness: completeness), total
                 )
@@ -107,7 +107,7 @@ struct ChartCommand: Command {
                     if let depth = quake.depth, depth.isFinite { depths.append(depth) }
                     return true
                 }
-                return (Histogram(dimension: .depth, buckets: Histogram.depths(depths)), nil, total)
+                return (Histogram(dimension: .depth, buckets: try Histogram.depths(depths)), nil, total)
             }
         }
         switch format {
@@ -134,12 +134,14 @@ struct ChartCommand: Command {
         case .table:
             let unit = cumulative ? "N(≥M) by magnitude" : "by \(dimension.rawValue)"
             let title = "\(TerminalText.grouped(total)) events \(unit) (\(zone.name))"
-            let bValue = estimate?.line ?? "b-value: too few events above the magnitude of completeness"
+            let bValue = estimate?.line ?? GutenbergRichter.tooFewEvents
             if let file = picture.file(in: environment) {
                 let chart = ChartPicture(
                     histogram: histogram, estimate: estimate, title: title, subtitle: filters.asGiven,
                     width: Double(picture.width), height: Double(picture.height))
                 try await file.write(chart.drawing())
+                // The b-value is the chart's one number: said on standard output, picture or not.
+                if cumulative { environment.standardOutput.writeLine(bValue) }
                 return .success
             }
             let size = environment.textPictureSize

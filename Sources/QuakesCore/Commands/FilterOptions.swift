@@ -1,6 +1,8 @@
 import Foundation
 
-/// The filter options that `count`, `list` and `watch` share, and how they become a `QuakeFilter`.
+/// The filter options that the commands asking the database share (`count`, `list`, `watch`,
+/// `chart`, `map`; `backfill` and `sync` take those a service answers), and how they become a
+/// `QuakeFilter`.
 struct FilterOptions: Sendable, Equatable {
     /// The PAGER alert levels, as feeds write them (`pending` until PAGER has run).
     static let alertLevels = ["green", "yellow", "orange", "red", "pending"]

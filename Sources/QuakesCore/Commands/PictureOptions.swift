@@ -18,7 +18,7 @@ struct PictureOptions: Sendable, Equatable {
         ]
     }
 
-    /// The file, absolute, and its format; nil to draw in the terminal.
+    /// The file, as given, and its format; nil to draw in the terminal.
     var output: PictureFile?
     var width: Int
     var height: Int
@@ -30,11 +30,13 @@ struct PictureOptions: Sendable, Equatable {
         output = try arguments.value(.output, expected: "a file name ending in \(formats)") { path in
             PictureFormat(path: path).map { PictureFile(path: path, format: $0) }
         }
-        let size = try arguments.value(.size, expected: "WIDTHxHEIGHT, each from 100 to 10000, such as 1200x750") {
+        let size = try arguments.value(
+            .size, expected: "WIDTHxHEIGHT, from 300x200 to 10000x10000, such as 1200x750"
+        ) {
             text -> (Int, Int)? in
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                (100...10_000).contains(width), (100...10_000).contains(height)
+                (300...10_000).contains(width), (200...10_000).contains(height)
             else { return nil }
             return (width, height)
         }
@@ -44,10 +46,10 @@ struct PictureOptions: Sendable, Equatable {
         color = try CommonOptions.ColorChoice(arguments)
     }
 
-    /// The output file with its path resolved against the current directory.
+    /// The output file, its name found from the current directory.
     func file(in environment: Environment) -> PictureFile? {
         guard var output else { return nil }
-        if !output.path.hasPrefix("/") { output.path = environment.currentDirectory + "/" + output.path }
+        output.directory = environment.currentDirectory
         return output
     }
 

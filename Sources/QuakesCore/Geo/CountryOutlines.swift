@@ -72,12 +72,13 @@ package struct CountryOutlines: Sendable {
         guard try reader.bytes(4).elementsEqual(magic), try reader.integer(UInt32.self) == version else { return nil }
         let countryCount = Int(try reader.integer(UInt32.self))
         var countries: [Country] = []
-        countries.reserveCapacity(countryCount)
+        // A damaged count must not reserve gigabytes: every country takes at least four bytes.
+        countries.reserveCapacity(min(countryCount, reader.remaining / 4))
         for _ in 0..<countryCount {
             let name = String(decoding: try reader.bytes(Int(try reader.integer(UInt16.self))), as: UTF8.self)
             let ringCount = Int(try reader.integer(UInt16.self))
             var rings: [Ring] = []
-            rings.reserveCapacity(ringCount)
+            rings.reserveCapacity(min(ringCount, reader.remaining / 21))
             for _ in 0..<ringCount {
                 let isHole = try reader.integer(UInt8.self) == 1
                 let pointCount = Int(try reader.integer(UInt32.self))
@@ -86,12 +87,17 @@ package struct CountryOutlines: Sendable {
                 let east = try reader.integer(Int32.self)
                 let north = try reader.integer(Int32.self)
                 var points: [GeoPoint] = []
-                points.reserveCapacity(pointCount)
+                points.reserveCapacity(min(pointCount, reader.remaining / 2))
                 var longitude: Int64 = 0
                 var latitude: Int64 = 0
                 for _ in 0..<pointCount {
-                    longitude += try reader.zigzag()
-                    latitude += try reader.zigzag()
+                    // Deltas that leave the Earth (or Int64) are damage, not a place.
+                    let east = longitude.addingReportingOverflow(try reader.zigzag())
+                    let north = latitude.addingReportingOverflow(try reader.zigzag())
+                    guard !east.overflow, !north.overflow, abs(east.partialValue) <= 180_000,
+                        abs(north.partialValue) <= 90_000
+                    else { return nil }
+                    (longitude, latitude) = (east.partialValue, north.partialValue)
                     points.append(GeoPoint(latitude: degrees(latitude), longitude: degrees(longitude)))
                 }
                 rings.append(

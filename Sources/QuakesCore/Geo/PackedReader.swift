@@ -13,6 +13,9 @@ struct PackedReader {
 
     var isAtEnd: Bool { position == buffer.count }
 
+    /// The bytes not read yet: a bound on how many values can follow, whatever a count says.
+    var remaining: Int { buffer.count - position }
+
     mutating func bytes(_ count: Int) throws(Truncated) -> UnsafeRawBufferPointer.SubSequence {
         guard count <= buffer.count - position else { throw Truncated() }
         defer { position += count }

@@ -34,20 +34,18 @@ enum CairoRenderer {
 
     /// `write(_:toFile:as:)` on the calling thread, which it blocks: never call it on Swift's
     /// cooperative pool.
-    static func writeBlocking(_ drawing: Drawing, toFile path: String, as format: Format) throws(PictureError) {
+    static func writeBlocking(_ drawing: Drawing, toFile path: String, as format: Format) throws {
+        try PartialFile.replacing(path) { file in try draw(drawing, as: format, into: file) }
+    }
+
+    /// Draws `drawing` into the partial file `file`; blocks.
+    static func draw(_ drawing: Drawing, as format: Format, into file: PartialFile) throws(PictureError) {
         if let failure = ccairo_load() {
             throw PictureError(.libraryMissing(String(cString: failure)))
         }
-        let file = try PartialFile(replacing: path)
-        do {
-            switch format {
-            case .png: try writePNG(drawing, to: file)
-            case .pdf: try writePDF(drawing, to: file)
-            }
-            try file.commit()
-        } catch {
-            file.discard()
-            throw error
+        switch format {
+        case .png: try writePNG(drawing, to: file)
+        case .pdf: try writePDF(drawing, to: file)
         }
     }
 

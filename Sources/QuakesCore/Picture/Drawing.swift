@@ -24,6 +24,28 @@ struct Drawing: Sendable, Equatable {
         func contains(_ point: Point) -> Bool {
             point.x >= x && point.x <= x + width && point.y >= y && point.y <= y + height
         }
+
+        /// The part of the segment from `start` to `end` inside the rectangle (Liang and Barsky's
+        /// clipping), or nil when none is.
+        func clip(_ start: Point, _ end: Point) -> (Point, Point)? {
+            let (dx, dy) = (end.x - start.x, end.y - start.y)
+            var (enter, leave) = (0.0, 1.0)
+            for (p, q) in [
+                (-dx, start.x - x), (dx, x + width - start.x), (-dy, start.y - y), (dy, y + height - start.y),
+            ] {
+                if p == 0 {
+                    if q < 0 { return nil }
+                    continue
+                }
+                let t = q / p
+                if p < 0 { enter = max(enter, t) } else { leave = min(leave, t) }
+                if enter > leave { return nil }
+            }
+            return (
+                Point(x: start.x + enter * dx, y: start.y + enter * dy),
+                Point(x: start.x + leave * dx, y: start.y + leave * dy)
+            )
+        }
     }
 
     /// How a shape is painted: filled, outlined, or both.

@@ -15,6 +15,17 @@ struct MapContent: Sendable {
         return MapProjection(fitting: extent.region(of: points), into: frame)
     }
 
+    /// How many events fall outside the map (a map of an `--extent` box shows only those inside).
+    func outside(_ projection: MapProjection) -> Int {
+        let area = projection.mapArea
+        return events.count { !area.contains(projection.point(longitude: $0.longitude, latitude: $0.latitude)) }
+    }
+
+    /// The title, saying how many events the map leaves out, if any.
+    func title(outside: Int) -> String {
+        outside == 0 ? title : title + " (\(TerminalText.grouped(outside)) outside the map)"
+    }
+
     /// The events weakest first, so that the strongest are drawn over them.
     var eventsInDrawingOrder: [Quake] {
         events.sorted { ($0.magnitude ?? -10) < ($1.magnitude ?? -10) }

@@ -30,8 +30,16 @@ enum MapExtent: Sendable, Equatable {
         case .world: return .world
         case let .box(box):
             let east = box.maximumLongitude < box.minimumLongitude ? box.maximumLongitude + 360 : box.maximumLongitude
+            // A box of no width or height (one point, or from 180 to -180) is a degree around it.
+            let (middleX, middleY) = (
+                (box.minimumLongitude + east) / 2, (box.minimumLatitude + box.maximumLatitude) / 2
+            )
+            let (width, height) = (
+                max(east - box.minimumLongitude, 1), max(box.maximumLatitude - box.minimumLatitude, 1)
+            )
             return Region(
-                west: box.minimumLongitude, east: east, south: box.minimumLatitude, north: box.maximumLatitude)
+                west: middleX - width / 2, east: middleX + width / 2, south: max(middleY - height / 2, -90),
+                north: min(middleY + height / 2, 90))
         case .auto:
             guard !points.isEmpty else { return .world }
             // The shortest arc of longitude holding every point: the circle less its widest empty gap,

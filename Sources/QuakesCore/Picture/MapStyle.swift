@@ -19,10 +19,19 @@ enum MapStyle {
         DepthClass(label: "≥300 km", below: .infinity, colour: Colour(hex: 0x2B6CB0), terminalColour: 34),
     ]
 
-    /// The class of a depth; an event without one is drawn as shallow, where most are.
+    /// Events without a depth, grey rather than guessed shallow; in the legend only when one is drawn.
+    static let unknownDepth = DepthClass(
+        label: "depth unknown", below: .nan, colour: Colour(hex: 0x8C8C8C), terminalColour: 37)
+
+    /// The class of a depth.
     static func depthClass(_ depth: Double?) -> DepthClass {
-        let depth = depth ?? 0
+        guard let depth, depth.isFinite else { return unknownDepth }
         return depthClasses.first { depth < $0.below } ?? depthClasses[depthClasses.count - 1]
+    }
+
+    /// The classes a legend shows for `events`: the three, and "depth unknown" when one lacks a depth.
+    static func legendClasses(_ events: [Quake]) -> [DepthClass] {
+        events.contains { $0.depth?.isFinite != true } ? depthClasses + [unknownDepth] : depthClasses
     }
 
     /// A circle's radius in points: 2.5 at M2 growing by half again a magnitude (so M7 is about

@@ -41,7 +41,9 @@ struct QuakeMap {
                     mark: Drawing.Mark(id: quake.id, tooltip: tooltip(quake))))
         }
         var items: [Drawing.Item] = [
-            .text(content.title, at: .init(x: 12, y: 24), size: 16, anchor: .start, colour: MapStyle.ink, bold: true),
+            .text(
+                content.title(outside: content.outside(projection)), at: .init(x: 12, y: 24), size: 16, anchor: .start,
+                colour: MapStyle.ink, bold: true),
             .text(
                 content.subtitle, at: .init(x: 12, y: 44), size: 12, anchor: .start, colour: MapStyle.faint, bold: false
             ),
@@ -65,10 +67,14 @@ struct QuakeMap {
         let y = min(area.y + area.height + 26, height - 14)
         var items: [Drawing.Item] = []
         var x = 12.0
-        let magnitudes = content.events.compactMap(\.magnitude).filter(\.isFinite)
-        if let low = magnitudes.min(), let high = magnitudes.max() {
-            let steps = Array(Int(low.rounded(.down))...max(Int(high.rounded(.down)), Int(low.rounded(.down))))
-            for magnitude in steps.suffix(6) {
+        // Whole magnitudes from the smallest event's to the strongest's, at most six of them; a
+        // feed's magnitude may be any number, so they are taken within what circles can show.
+        let magnitudes = content.events.compactMap(\.magnitude).filter(\.isFinite).map { min(max($0, -2), 10) }
+        if let low = magnitudes.min().map({ Int($0.rounded(.down)) }),
+            let high = magnitudes.max().map({ Int($0.rounded(.down)) })
+        {
+            let step = (high - low) / 6 + 1
+            for magnitude in Set(Array(stride(from: low, to: high, by: step)) + [high]).sorted() {
                 let radius = MapStyle.radius(magnitude: Double(magnitude), scale: scale)
                 items.append(
                     .circle(
@@ -83,7 +89,7 @@ struct QuakeMap {
             }
         }
         x += 16
-        for depth in MapStyle.depthClasses {
+        for depth in MapStyle.legendClasses(content.events) {
             items.append(
                 .rectangle(.init(x: x, y: y - 10, width: 12, height: 12), .filled(depth.colour.withAlpha(0.72))))
             items.append(

@@ -107,8 +107,10 @@ struct SVGWriter {
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            // Characters XML 1.0 does not allow at all (controls but tab and newlines) are dropped.
+            // Characters XML 1.0 does not allow at all (controls but tab and newlines, U+FFFE and
+            // U+FFFF) are dropped.
             case let scalar where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r": break
+            case "\u{FFFE}", "\u{FFFF}": break
             default: escaped.unicodeScalars.append(character)
             }
         }

@@ -13,16 +13,12 @@ struct TerminalMap {
     static let strongest = 5
 
     func render() -> String {
-        var text = [content.title, content.subtitle].map {
-            TerminalText.truncated(TerminalText.escaped($0), to: columns) + "\n"
+        let strongestFirst = content.events.filter { $0.magnitude != nil }.sorted {
+            ($0.magnitude!, $1.time) > ($1.magnitude!, $0.time)
         }
-        .joined()
-        let numbered = Array(
-            content.events.filter { $0.magnitude != nil }.sorted { ($0.magnitude!, $1.time) > ($1.magnitude!, $0.time) }
-                .prefix(Self.strongest))
         // Title and subtitle, the legend, the numbered events, and the line the prompt comes back on.
-        let rows = max(lines - 4 - numbered.count, 4)
-        var canvas = BrailleCanvas(columns: max(columns, 20), rows: rows)
+        let rows = max(lines - 4 - min(strongestFirst.count, Self.strongest), 2)
+        var canvas = BrailleCanvas(columns: columns, rows: rows)
         let frame = Drawing.Rectangle(
             x: 0, y: 0, width: Double(canvas.dotWidth - 1), height: Double(canvas.dotHeight - 1))
         let projection = content.projection(into: frame)
@@ -34,19 +30,31 @@ struct TerminalMap {
         func dot(_ point: Drawing.Point) -> (x: Int, y: Int) {
             (Int(point.x.rounded()), Int(point.y.rounded()))
         }
-        for piece in content.projectedRings(projection, coastline: true) {
-            for (start, end) in zip(piece, piece.dropFirst()) { canvas.line(from: dot(start), to: dot(end)) }
+        func place(_ quake: Quake) -> Drawing.Point {
+            projection.point(longitude: quake.longitude, latitude: quake.latitude)
         }
-        for quake in content.eventsInDrawingOrder {
-            let at = dot(projection.point(longitude: quake.longitude, latitude: quake.latitude))
+        var text = [content.title(outside: content.outside(projection)), content.subtitle].map {
+            TerminalText.truncated(TerminalText.escaped($0), to: columns) + "\n"
+        }.joined()
+        for piece in content.projectedRings(projection, coastline: true) {
+            for (start, end) in zip(piece, piece.dropFirst()) {
+                // Only the part inside the map, so that no point is far outside what a dot can be.
+                guard let (from, to) = area.clip(start, end) else { continue }
+                canvas.line(from: dot(from), to: dot(to))
+            }
+        }
+        for quake in content.eventsInDrawingOrder where area.contains(place(quake)) {
+            let at = dot(place(quake))
             canvas.mark(x: at.x, y: at.y, ascii ? "o" : "•", colour: MapStyle.depthClass(quake.depth).terminalColour)
         }
+        // The strongest of the events on the map.
+        let numbered = Array(strongestFirst.filter { area.contains(place($0)) }.prefix(Self.strongest))
         for (index, quake) in numbered.enumerated().reversed() {
-            let at = dot(projection.point(longitude: quake.longitude, latitude: quake.latitude))
+            let at = dot(place(quake))
             canvas.mark(x: at.x, y: at.y, String(index + 1), colour: 1)
         }
         for line in canvas.lines(colour: colour, ascii: ascii) { text += line + "\n" }
-        text += legend() + "\n"
+        text += legend(numbered: numbered.count) + "\n"
         for (index, quake) in numbered.enumerated() {
             let magnitude = String(format: "M%.1f", quake.magnitude!)
             let line = "\(index + 1) \(magnitude)  \(content.zone.dateAndTime(quake.time))  \(quake.place ?? quake.id)"
@@ -55,14 +63,22 @@ struct TerminalMap {
         return text
     }
 
-    private func legend() -> String {
+    /// The depth colours (or, without colour, what the mark is) and what the numbers are, cut to
+    /// the width: in colour, it is cut as plain text.
+    private func legend(numbered: Int) -> String {
         let symbol = ascii ? "o" : "•"
-        let depths = MapStyle.depthClasses.map { depth in
-            colour ? "\u{1B}[\(depth.terminalColour)m\(symbol)\u{1B}[0m \(depth.label)" : depth.label
+        let strongest =
+            numbered == 0 ? "" : numbered == 1 ? "   1: the strongest, below" : "   1–\(numbered): the strongest, below"
+        let plain =
+            colour
+            ? "depth " + MapStyle.legendClasses(content.events).map { "\(symbol) \($0.label)" }.joined(separator: "  ")
+            : "\(symbol) event"
+        guard colour, TerminalText.width(plain + strongest) <= columns else {
+            return TerminalText.truncated(plain + strongest, to: columns)
         }
-        let scale = colour ? "depth " + depths.joined(separator: "  ") : "\(symbol) event"
-        let numbered = min(content.events.filter { $0.magnitude != nil }.count, Self.strongest)
-        let strongest = numbered == 1 ? "   1: the strongest, below" : "   1–\(numbered): the strongest, below"
-        return scale + (numbered > 0 ? strongest : "")
+        let depths = MapStyle.legendClasses(content.events).map {
+            "\u{1B}[\($0.terminalColour)m\(symbol)\u{1B}[0m \($0.label)"
+        }
+        return "depth " + depths.joined(separator: "  ") + strongest
     }
 }

@@ -101,10 +101,13 @@ public struct Environment: Sendable {
     }
 
     /// The size a picture drawn in text fills: `COLUMNS` and `LINES` when set, else the terminal's,
-    /// else 80 by 24, as for a file or a pipe.
+    /// else 80 by 24, as for a file or a pipe; at most 2,000 by 1,000, which no screen exceeds and a
+    /// stray variable must not turn into gigabytes of canvas.
     var textPictureSize: (columns: Int, lines: Int) {
         func variable(_ name: String) -> Int? { variables[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } }
-        return (variable("COLUMNS") ?? terminalColumns ?? 80, variable("LINES") ?? terminalLines ?? 24)
+        return (
+            min(variable("COLUMNS") ?? terminalColumns ?? 80, 2000), min(variable("LINES") ?? terminalLines ?? 24, 1000)
+        )
     }
 
     /// True when colour may be used on standard output: it is a terminal, `NO_COLOR` is unset or
