@@ -27,23 +27,18 @@ struct BarChart {
         let countWidth = buckets.map { String($0.count).count }.max() ?? 1
         let barWidth = max(10, width - labelWidth - countWidth - 3)
         let largest = buckets.map(\.count).max() ?? 0
-        // The cumulative distribution is drawn on a log scale, where a power law is a line.
-        let top = histogram.isCumulative ? log10(Double(max(largest, 1))) + 1 : Double(max(largest, 1))
+        let top = value(max(largest, 1))
         for bucket in buckets {
-            let value =
-                histogram.isCumulative
-                ? (bucket.count > 0 ? log10(Double(bucket.count)) + 1 : 0) : Double(bucket.count)
-            let bar = Self.bar(value / top * Double(barWidth), ascii: ascii)
+            let bar = Self.bar(value(bucket.count) / top * Double(barWidth), ascii: ascii)
             let coloured = colour && !bar.isEmpty ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar
             text +=
                 TerminalText.padded(bucket.label, to: labelWidth) + " │" + coloured
                 + String(repeating: " ", count: max(0, barWidth - TerminalText.width(bar))) + " "
                 + String(bucket.count).leftPadded(to: countWidth, with: " ") + "\n"
         }
-        let scale = histogram.isCumulative ? "log scale, 1 to \(largest)" : "0 to \(largest)"
         text +=
             String(repeating: " ", count: labelWidth) + " └" + String(repeating: ascii ? "-" : "─", count: barWidth)
-            + "\n" + String(repeating: " ", count: labelWidth + 2) + scale + "\n"
+            + "\n" + String(repeating: " ", count: labelWidth + 2) + scale(largest) + "\n"
         return text
     }
 
@@ -83,11 +78,16 @@ struct BarChart {
         text +=
             String(repeating: " ", count: axisWidth + 2) + first
             + (gap >= 1 ? String(repeating: " ", count: gap) + last : "") + "\n"
-        let scale = histogram.isCumulative ? "log scale, 1 to \(largest)" : "0 to \(largest)"
-        return text + String(repeating: " ", count: axisWidth + 2) + "one column per bucket, " + scale + "\n"
+        return text + String(repeating: " ", count: axisWidth + 2) + "one column per bucket, " + scale(largest) + "\n"
     }
 
-    /// A count as drawn: itself, or on the log scale of the cumulative distribution.
+    /// What the bars' lengths run over, said under them.
+    private func scale(_ largest: Int) -> String {
+        histogram.isCumulative ? "log scale, 1 to \(largest)" : "0 to \(largest)"
+    }
+
+    /// A count as drawn: itself, or on the log scale of the cumulative distribution, where a
+    /// power law is a line.
     private func value(_ count: Int) -> Double {
         histogram.isCumulative ? (count > 0 ? log10(Double(count)) + 1 : 0) : Double(count)
     }
