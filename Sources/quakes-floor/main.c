@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void) {
     struct timespec time;
@@ -139,6 +140,11 @@ struct table {
 };
 
 static int ingest(const char *source_path, const char *target_path) {
+    // A fresh database only: replaying the schema into an existing one would alter it first.
+    if (access(target_path, F_OK) == 0) {
+        fprintf(stderr, "Error: %s exists; the ingest floor writes a new database\n", target_path);
+        return 1;
+    }
     sqlite3 *source = open_database(source_path, SQLITE_OPEN_READONLY);
     sqlite3 *target = open_database(target_path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 
