@@ -218,6 +218,9 @@ static int ingest(const char *source_path, const char *target_path) {
     run(target, "COMMIT");
     if (sqlite3_close(target) != SQLITE_OK) fail(target_path, target);
     printf("%.6f %zu\n", now() - started, total);
+    // Freed for LeakSanitizer, which `make test-asan` runs this program under.
+    for (int t = 0; t < table_count; t++) free(tables[t].name);
+    free(tables);
     return 0;
 }
 
