@@ -160,6 +160,7 @@ bench: test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure
+	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-floor
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	QUAKES_PG_DURABLE=1 scripts/with-postgres sh -c '"$$0" run --quakes "$$1" --work .build/bench --output BENCHMARKS.md \
 		--commit "$$2" --postgres "$$QUAKES_TEST_POSTGRES"' \
@@ -170,6 +171,7 @@ bench-quick: test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure
+	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-floor
 	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	scripts/with-postgres sh -c '"$$0" run --quick --quakes "$$1" --work .build/bench-quick \
 		--output .build/bench-quick/BENCHMARKS.md --postgres "$$QUAKES_TEST_POSTGRES" >/dev/null' \

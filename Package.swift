@@ -57,12 +57,15 @@ let package = Package(
             name: "quakes-bench",
             dependencies: [
                 "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
-                "LocalHTTPServer", "Locking", "quakes-measure",
+                "LocalHTTPServer", "Locking", "quakes-measure", "quakes-floor",
             ]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
         .executableTarget(name: "quakes-fuzz", dependencies: ["QuakesCore"]),
         // Runs one benchmarked command and reports its time and its own peak memory; in C, to be small.
         .executableTarget(name: "quakes-measure"),
+        // The floors of `make bench`: SQLite alone writing a fetch's rows, and reading the export's;
+        // in C, to be small. Built beside quakes-bench, which runs it.
+        .executableTarget(name: "quakes-floor", dependencies: ["CSQLite"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         // Against a real server: QUAKES_TEST_POSTGRES, which `make test` and scripts/with-postgres set.
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL"]),

@@ -129,6 +129,8 @@ enum PostgresSchema {
         ],
         // 2: where a backfill or a sync stands, with the events of each of its requests.
         ["ALTER TABLE feed_state ADD COLUMN progress text"],
+        // 3: the listing's default order, newest first with ties by id, read from the index.
+        ["DROP INDEX quake_time", "CREATE INDEX quake_time ON quake (time DESC, id)"],
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

@@ -1,4 +1,5 @@
 import QuakesCore
+import SQLite
 
 /// The SQLite engine: a database that is one file on this machine. It keeps every `--db` value
 /// that no other engine claims, since anything else is a file path.
@@ -39,5 +40,11 @@ package struct SQLiteDatabase: Database {
 
     package func writer() -> any QuakeWriting {
         SQLiteStore(path: path)
+    }
+
+    /// The statement an unsectioned `list` of `query` runs, and its parameters' values: what the
+    /// read floor of `make bench` gives SQLite alone, so that floor and case run the same SQL.
+    package static func listingSQL(_ query: QuakeQuery) -> (sql: String, values: [SQLValue]) {
+        SQLiteReader.listingSQL(query.filter, sort: query.sort, origin: query.origin, limit: query.limit)
     }
 }

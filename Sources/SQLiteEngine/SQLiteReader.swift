@@ -116,16 +116,28 @@ final class SQLiteReader: QuakeReading {
         _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
         origin: GeoPoint?, limit: Int?, explained: Bool
     ) throws -> Statement {
+        let listing = Self.listingSQL(filter, in: rows, sort: sort, origin: origin, limit: limit)
+        let statement = try connection.prepare((explained ? "EXPLAIN QUERY PLAN " : "") + listing.sql)
+        try statement.bind(listing.values)
+        return statement
+    }
+
+    /// The statement of a listing and the values of its parameters: here once, for the reader and
+    /// for the read floor of `make bench` (`SQLiteDatabase.listingSQL`).
+    static func listingSQL(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)? = nil, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?
+    ) -> (sql: String, values: [SQLValue]) {
         var condition = SQLiteQuery.condition(filter)
         if let rows { condition = condition.and(SQLiteQuery.sectionCondition(rows.key, rows.rows)) }
         let order = SQLiteQuery.orderBy(sort, origin: origin)
-        let statement = try connection.prepare(
+        return (
             """
-            \(explained ? "EXPLAIN QUERY PLAN " : "")SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause)
+            SELECT \(QuakeColumns.list) FROM quake \(condition.whereClause)
             \(order.clause) LIMIT ?
-            """)
-        try statement.bind(condition.values + order.values + [.integer(limit.map(Int64.init) ?? -1)])
-        return statement
+            """,
+            condition.values + order.values + [.integer(limit.map(Int64.init) ?? -1)]
+        )
     }
 
     // MARK: - History and status

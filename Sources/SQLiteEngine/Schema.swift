@@ -145,6 +145,14 @@ enum Schema {
                 }),
             // 4: where a backfill or a sync stands, with the events of each of its requests.
             .init("ALTER TABLE feed_state ADD COLUMN progress TEXT;"),
+            // 5: the listing's default order, newest first with ties by id, read straight from an
+            // index: on `time` alone, the id tie-break needed a temporary B-tree of every row
+            // (a full ndjson export of 200,000 events: 0.93 s before, 0.75 s after).
+            .init(
+                """
+                DROP INDEX quake_time;
+                CREATE INDEX quake_time ON quake (time DESC, id);
+                """),
         ])
 
     /// The tables of every released version, to recognise a quakes database that predates the

@@ -4,9 +4,11 @@ import Locking
 import PostgreSQL
 import QuakesCore
 import SQLite
+import SQLiteEngine
 
 /// The benchmark cases of `make bench`, each run several times beside its baseline: the Python
-/// script of `Benchmarks/baseline.py`, the `sqlite3` tool on the same SQL, or the store code alone.
+/// script of `Benchmarks/baseline.py`, the `sqlite3` tool on the same SQL, or the store code alone;
+/// and, beside the fresh ingests and the full export, their floors: SQLite alone (`quakes-floor`).
 struct BenchmarkSuite {
     /// The `quakes` binary under test.
     var quakes: String
@@ -83,6 +85,13 @@ struct BenchmarkSuite {
             Result(
                 name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
                 baseline: python == nil ? nil : "Python baseline, \(label) features"))
+        // While the database holds what one fetch stored, and nothing more.
+        let copy = work.appendingPathComponent("floor.sqlite").path
+        let floorRuns = try (0..<(quick ? 1 : 3)).map { _ in
+            remove(copy)
+            return try floorRun(["ingest", database, copy], log: "floor-ingest")
+        }
+        results.append(Result(name: Self.ingestFloor(label), summary: Summary(runs: floorRuns), items: size))
         if let python {
             let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
             let baseline = try (0..<(quick ? 1 : 3)).map { _ in
@@ -129,6 +138,27 @@ struct BenchmarkSuite {
             return run
         }
         return Summary(runs: runs)
+    }
+
+    /// The name of the ingest floor's case at a size, which the report's targets look up.
+    static func ingestFloor(_ label: String) -> String {
+        "ingest floor, \(label) features: C, the rows of that fetch, one INSERT per table"
+    }
+
+    /// The read floor's case, which the report's targets look up.
+    static let readFloor = "read floor: C, the export's SQL, every column of every row"
+
+    /// One run of `quakes-floor`, timed by itself: the ingest floor leaves out reading the rows it
+    /// holds, and both leave out their start. Its peak memory is measured as any case's.
+    private func floorRun(_ arguments: [String], log name: String) throws -> Measurement {
+        let timing = work.appendingPathComponent("floor.out").path
+        var run = try Runner.measure([Runner.floor] + arguments, output: timing, errors: log(name))
+        let reported = try String(contentsOfFile: timing, encoding: .utf8)
+        guard let seconds = reported.split(separator: " ").first.flatMap({ Double($0) }) else {
+            throw BenchmarkError("quakes-floor reported \(reported)")
+        }
+        run.seconds = seconds
+        return run
     }
 
     /// Queries on the largest database, each beside the `sqlite3` tool running the same SQL.
@@ -181,6 +211,20 @@ struct BenchmarkSuite {
                     Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
             }
         }
+        // The export's floor: the reader's own statement for `list` of everything, run by SQLite alone.
+        let listing = SQLiteDatabase.listingSQL(QuakeQuery())
+        let parameters = listing.values.map { value in
+            switch value {
+            case .null: "null"
+            case let .integer(integer): "int:\(integer)"
+            case let .real(real): "real:\(real)"
+            case let .text(text): "text:" + text
+            }
+        }
+        let floorRuns = try (0..<(quick ? 1 : 5)).map { _ in
+            try floorRun(["read", database, listing.sql] + parameters, log: "floor-read")
+        }
+        results.append(Result(name: Self.readFloor, summary: Summary(runs: floorRuns), items: rows))
     }
 
     /// Fresh ingests into PostgreSQL, beside the SQLite engine's of the same feed. The peak memory

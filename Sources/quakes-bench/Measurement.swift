@@ -32,8 +32,15 @@ enum Runner {
     static let harness = Bundle.main.executablePath ?? CommandLine.arguments[0]
 
     /// `quakes-measure`, built beside this program.
-    static let measurer = URL(fileURLWithPath: harness).deletingLastPathComponent()
-        .appendingPathComponent("quakes-measure").path
+    static let measurer = beside("quakes-measure")
+
+    /// `quakes-floor`, built beside this program: SQLite alone, the floors of the cases.
+    static let floor = beside("quakes-floor")
+
+    /// The path of `program`, a product of this package, in this program's folder.
+    private static func beside(_ program: String) -> String {
+        URL(fileURLWithPath: harness).deletingLastPathComponent().appendingPathComponent(program).path
+    }
 
     /// Runs `arguments[0]` with the rest, standard output to `output` (a path) and standard error to
     /// `errors`; throws when it fails.

@@ -12,16 +12,19 @@ import Testing
     }
 
     /// The executable beside the test bundle, which `swift build` puts in the same folder.
-    static let executable: URL = {
+    static let executable = product("quakes")
+
+    /// The executable product `name` of this package, found beside the test bundle.
+    static func product(_ name: String) -> URL {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = runner.deletingLastPathComponent()
         while folder.path != "/",
-            !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("quakes").path)
+            !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path)
         {
             folder = folder.deletingLastPathComponent()
         }
-        return folder.appendingPathComponent("quakes")
-    }()
+        return folder.appendingPathComponent(name)
+    }
 
     private func run(_ arguments: [String], environment: [String: String] = [:], input: FileHandle? = nil)
         async throws -> Result
