@@ -23,7 +23,7 @@ public actor SQLiteStore: QuakeWriting {
     /// The active ingest, with who its history is by and from where: the history is written when
     /// it commits, from the changes its batches kept in `pending_change`, so that a fetch that
     /// changes nothing writes nothing to it.
-    private let turns = WriterTurns<(author: String, source: String?)>()
+    private let turns = WriterTurns<(author: String, source: String?, indexes: DeferredIndexes)>()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -50,7 +50,8 @@ public actor SQLiteStore: QuakeWriting {
             let writer = try connection()
             try writer.begin(.immediate)
             try SQLitePendingHistory.prepare(on: writer)
-            return turns.begin((author, source))
+            let indexes = try DeferredIndexes.settingAside(on: writer)
+            return turns.begin((author, source, indexes))
         } catch {
             try? openConnection?.rollback()
             turns.end()
@@ -85,6 +86,7 @@ public actor SQLiteStore: QuakeWriting {
         defer { turns.end() }
         do {
             let writer = try connection()
+            try active.indexes.build(on: writer)
             let history = try HistoryStatements(writer)
             let commit = try history.writePending(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try history.save(feedState) }

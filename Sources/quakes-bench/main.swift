@@ -4,7 +4,8 @@ import QuakesCore
 // quakes-bench: the benchmark suite of `make bench`.
 //
 //   quakes-bench generate --count N [--seed S] [--repeated FRACTION] [--root DIR] OUTPUT
-//   quakes-bench run --quakes PATH [--quick] [--root DIR] [--work DIR] [--output FILE] [--commit SHA]
+//   quakes-bench run --quakes PATH [--quick] [--root DIR] [--work DIR] [--output FILE] [--previous FILE]
+//                    [--commit SHA]   (--previous: the report whose medians go beside the new; --output by default)
 //   quakes-bench ceiling SOURCE TARGET   (run by `run`: SOURCE's rows into TARGET by the store alone)
 //   quakes-bench geodata [--root DIR]     (`make geodata`: packs the country outlines, times the loaders)
 
@@ -49,6 +50,7 @@ do {
         let quick = words.flag("--quick")
         let work = URL(fileURLWithPath: words.option("--work") ?? root.appendingPathComponent(".build/bench").path)
         let output = words.option("--output")
+        let previous = PreviousReport(contentsOf: words.option("--previous") ?? output)
         let commit = words.option("--commit") ?? "unknown"
         var suite = BenchmarkSuite(quakes: quakes, root: root, work: work, quick: quick)
         suite.postgres = words.option("--postgres")
@@ -57,7 +59,10 @@ do {
         } else {
             try suite.run()
         }
-        let report = Report(results: suite.results, quick: quick, commit: commit).markdown()
+        let report = Report(
+            results: suite.results, quick: quick, commit: commit,
+            previous: previous
+        ).markdown()
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
         }
@@ -70,7 +75,7 @@ do {
         print(try GeoData.regenerate(in: root.appendingPathComponent("Sources/QuakesCore/Resources")))
     default:
         fail(
-            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--postgres URI] [--backfill-only] | quakes-bench geodata"
+            "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--output FILE] [--previous FILE] [--postgres URI] [--backfill-only] | quakes-bench geodata"
         )
     }
 } catch {

@@ -33,11 +33,15 @@ import Testing
         return rows.sorted()
     }
 
-    @Test func theIngestFloorCopiesEveryRowIntoTheSameSchema() async throws {
+    /// Both ingest floors: one INSERT a row, and the bulk load (many rows an INSERT, in statements
+    /// of the largest size and one-row ones for the rest, indexes built last).
+    @Test(arguments: ["ingest", "bulk"]) func theIngestFloorCopiesEveryRowIntoTheSameSchema(mode: String)
+        async throws
+    {
         let folder = try TemporaryDirectory()
         let source = try await fetched(into: folder)
         let target = folder.file("floor.sqlite")
-        let run = try await ChildProcess.run(Self.floor, ["ingest", source, target])
+        let run = try await ChildProcess.run(Self.floor, [mode, source, target])
         #expect(run.status == 0, "\(run.errors)")
         let fields = run.output.split(separator: " ")
         #expect(fields.count == 2 && Double(fields[0]) != nil)
@@ -55,6 +59,7 @@ import Testing
         #expect(try new.userVersion() == old.userVersion())
         #expect(try new.applicationID() == old.applicationID())
         #expect(try new.pragma("journal_mode") == "wal")
+        #expect(try new.pragma("integrity_check") == "ok")
 
         let tables = try old.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
         var total = 0

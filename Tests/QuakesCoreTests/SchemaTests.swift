@@ -35,6 +35,53 @@ import Testing
         #expect(columns == expected)
     }
 
+    /// A fetch into an empty table sets its secondary indexes aside and builds them after the rows
+    /// (`DeferredIndexes`): whether it commits or fails, the schema must end as the migrations made
+    /// it, and the indexes must hold every row.
+    @Test func aFirstFetchLeavesTheSchemaOfTheMigrationsWhetherItCommitsOrFails() async throws {
+        let folder = try TemporaryDirectory()
+        func schema(_ path: String) throws -> [String] {
+            let connection = try Connection(path: path, mode: .readOnly)
+            let statement = try connection.statement(
+                "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
+            var entries: [String] = []
+            while try statement.step() { entries.append(statement.string(at: 0) ?? "") }
+            return entries
+        }
+        let migrated = folder.file("migrated.sqlite")
+        try Schema.migrator.migrate(try Connection(path: migrated, mode: .readWriteCreate))
+        let expected = try schema(migrated)
+        #expect(expected.contains { $0.hasPrefix("index quake_time ") })
+        #expect(expected.contains { $0.hasPrefix("index quake_mag ") })
+
+        let loaded = folder.file("loaded.sqlite")
+        let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: loaded)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        #expect(try schema(loaded) == expected)
+        let connection = try Connection(path: loaded, mode: .readOnly)
+        #expect(try connection.pragma("integrity_check") == "ok")
+        let indexed = try connection.statement(
+            "SELECT (SELECT count(*) FROM quake INDEXED BY quake_time), (SELECT count(*) FROM quake INDEXED BY quake_mag),"
+                + " (SELECT count(*) FROM quake NOT INDEXED)")
+        #expect(try indexed.step())
+        #expect(indexed.int64(at: 0) == indexed.int64(at: 2) && indexed.int64(at: 1) == indexed.int64(at: 2))
+        #expect((indexed.int64(at: 2) ?? 0) > 1000)
+
+        // Cut short after most of its features: the ingest rolls back, indexes and all.
+        let failed = folder.file("failed.sqlite")
+        var body = try Fixtures.bytes(Fixtures.weekAfter)
+        body.removeLast(3)
+        let cut = folder.file("cut.geojson")
+        try Data(body).write(to: URL(fileURLWithPath: cut))
+        let failure = await QuakesRun.fetch([cut], database: failed)
+        #expect(failure.status == .dataError)
+        #expect(try schema(failed) == expected)
+        // And the next fetch into that empty table loads it as the first would have.
+        let retry = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: failed)
+        #expect(retry.status == .success)
+        #expect(try schema(failed) == expected)
+    }
+
     @Test func thePostgreSQLQuakeTableBeginsWithTheFieldsOfTheTableOfFieldsInOrder() async throws {
         let store = try TestEngine.postgresql.newDatabase()
         let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: store.location)
