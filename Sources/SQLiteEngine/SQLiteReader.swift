@@ -72,6 +72,17 @@ final class SQLiteReader: QuakeReading {
         }
     }
 
+    func forEachRow(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (any QuakeRow) throws -> Bool
+    ) throws {
+        let statement = try listing(filter, in: rows, sort: sort, origin: origin, limit: limit, explained: false)
+        let row = SQLiteQuakeRow(statement: statement)
+        while try statement.step() {
+            guard try body(row) else { return }
+        }
+    }
+
     func storedQuake(id: String) throws -> Quake? {
         let row = try connection.prepare("SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1")
         try row.bind(id, at: 1)

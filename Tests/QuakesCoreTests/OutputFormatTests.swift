@@ -38,6 +38,52 @@ import Testing
         #expect(fields.first?.count == QuakeFormats.fieldNames.count)
     }
 
+    /// JSON listings write SQLite's columns as they are (`SQLiteQuakeRow`) rather than through a
+    /// `Quake`: every line must still be the object the `Quake` of that row writes, byte for byte,
+    /// for escapes, non-ASCII text, and bytes another writer left invalid (repaired as a `String`
+    /// repairs them), with `--near`'s distance too.
+    @Test func rowsAreWrittenAsTheirQuakesWouldBe() async throws {
+        let (folder, database) = try await significant()
+        _ = folder
+        let writer = try Connection(path: database, mode: .readWrite)
+        try writer.execute(
+            """
+            UPDATE quake SET place = 'a "quoted" \\ place' || char(10) || char(1) WHERE id = 'us6000ldqf';
+            UPDATE quake SET place = CAST(X'53E36F2050C3A16F6C6FFF' AS TEXT), net = '' WHERE id = 'us7000kwg2';
+            UPDATE quake SET title = CAST(X'E282AC20C0AF' AS TEXT) WHERE id = 'nc73943821';
+            """)
+        let reader = try Connection(path: database, mode: .readOnly)
+        let rows = try reader.prepare("SELECT \(QuakeColumns.list) FROM quake")
+        var expected: [String: String] = [:]
+        let origin = GeoPoint(latitude: 35, longitude: 139)
+        while try rows.step() {
+            let quake = QuakeColumns.quake(from: rows)
+            var json = JSONBuffer()
+            QuakeFormats.writeJSONObject(
+                quake, distance: QuakeFormats.roundedDistance(origin.distance(to: quake)), to: &json)
+            expected[quake.id] = String(decoding: json.bytes, as: UTF8.self)
+        }
+        #expect(expected.count == 18)
+        // Through the binary, whose output is bytes: a String would repair raw invalid UTF-8 itself.
+        for format in ["ndjson", "json"] {
+            let run = try await ChildProcess.run(
+                BinaryTests.executable, ["list", "--db", database, "--format", format, "--near", "35,139"])
+            #expect(run.status == 0, "\(run.errors)")
+            let lines = run.outputData.split(separator: UInt8(ascii: "\n")).map { line in
+                Array(line.drop { $0 == UInt8(ascii: ",") }.reversed().drop { $0 == UInt8(ascii: ",") }.reversed())
+            }.filter { $0.first == UInt8(ascii: "{") }
+            #expect(lines.count == 18)
+            for line in lines {
+                let text = String(decoding: line, as: UTF8.self)
+                let id = try #require(text.split(separator: "\"").dropFirst(3).first.map(String.init))
+                let same = line == expected[id].map { Array($0.utf8) }
+                #expect(same, "\(format) \(id): \(text)")
+            }
+        }
+        #expect(expected["us7000kwg2"]?.contains("\u{FFFD}") == true)
+        #expect(expected["us6000ldqf"]?.contains(#"a \"quoted\" \\ place\n\u0001"#) == true)
+    }
+
     @Test func everyFormatIsValidAndHasOneEntryPerEvent() async throws {
         let (folder, database) = try await significant()
         let json = await QuakesRun.run(["list", "--db", database, "--format", "json"])

@@ -107,13 +107,13 @@ struct Listing {
             uniqueKeysWithValues: query.shown(in: sections).map { ($0.section.id, $0.shown) })
         writer.begin(sectioned: query.section != nil)
         var current: QuerySection?
-        try reader.forEachQuake(query, sections: sections) { quake, section in
+        try reader.forEachRow(query, sections: sections) { row, section in
             if let section, section.id != current?.id {
                 if current != nil { writer.endSection() }
                 writer.beginSection(section, shown: shownBySection[section.id] ?? 0)
                 current = section
             }
-            writer.write(quake, section: section)
+            writer.write(row: row, section: section)
             return !output.isClosed
         }
         if current != nil { writer.endSection() }

@@ -16,6 +16,14 @@ struct ListingContext: Sendable {
     func distance(to quake: Quake) -> Double? {
         origin?.distance(to: quake)
     }
+
+    /// The distance to a row's epicentre, computed as for a `Quake`.
+    func distance(to row: some QuakeRow) -> Double? {
+        guard let origin else { return nil }
+        return Geodesy.distance(
+            latitude: origin.latitude, longitude: origin.longitude, toLatitude: row.real(.latitude) ?? 0,
+            toLongitude: row.real(.longitude) ?? 0)
+    }
 }
 
 /// Writes a listing in one format as its events arrive, section by section, so that memory stays
@@ -26,8 +34,16 @@ protocol ListingWriter {
     /// Starts a section, of which `shown` events will follow.
     mutating func beginSection(_ section: QuerySection, shown: Int)
     mutating func write(_ quake: Quake, section: QuerySection?)
+    /// Writes a reader's row; writers that need a whole `Quake` get one (the default).
+    mutating func write(row: some QuakeRow, section: QuerySection?)
     mutating func endSection()
     mutating func end()
+}
+
+extension ListingWriter {
+    mutating func write(row: some QuakeRow, section: QuerySection?) {
+        write(row.quake, section: section)
+    }
 }
 
 /// `--format json`: an array of quake objects, or of sections holding them.
@@ -63,8 +79,12 @@ struct JSONListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
+        write(row: quake, section: section)
+    }
+
+    mutating func write(row: some QuakeRow, section: QuerySection?) {
         buffer.raw(first ? "\n" : ",\n")
-        QuakeFormats.writeJSONObject(quake, distance: context.distance(to: quake), to: &buffer)
+        QuakeFormats.writeJSONObject(row, distance: context.distance(to: row), to: &buffer)
         if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
         first = false
     }
@@ -95,8 +115,12 @@ struct NDJSONListingWriter: ListingWriter {
     mutating func beginSection(_ section: QuerySection, shown: Int) {}
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
+        write(row: quake, section: section)
+    }
+
+    mutating func write(row: some QuakeRow, section: QuerySection?) {
         QuakeFormats.writeJSONObject(
-            quake, distance: context.distance(to: quake), section: section?.id,
+            row, distance: context.distance(to: row), section: section?.id,
             zone: section == nil ? nil : context.zone.name, to: &buffer)
         buffer.raw(.newline)
         if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }

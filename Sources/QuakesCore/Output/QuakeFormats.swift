@@ -37,18 +37,22 @@ package enum QuakeFormats {
     }
 
     /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
-    /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings.
+    /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings, which
+    /// writes a reader's row as it is, without a `Quake` in between.
     static func writeJSONObject(
-        _ quake: Quake, distance: Double? = nil, section: String? = nil, zone: String? = nil, to json: inout JSONBuffer
+        _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
+        to json: inout JSONBuffer
     ) {
         for (field, key) in memberKeys {
             json.raw(bytes: key)
-            switch field.value(of: quake) {
-            case nil: json.raw("null")
-            case let .text(text)?: json.string(text)
-            case let .integer(number)? where field.isTime: json.time(number)
-            case let .integer(number)?: json.integer(number)
-            case let .real(number)?: json.number(number)
+            switch field.kind {
+            case .text:
+                row.withText(field) { text in
+                    if let text { json.append(quoting: text) } else { json.raw("null") }
+                }
+            case .integer where field.isTime: json.time(row.integer(field))
+            case .integer: json.integer(row.integer(field))
+            case .real: json.number(row.real(field))
             }
         }
         if let distance {

@@ -24,6 +24,13 @@ package protocol QuakeReading: AnyObject {
         origin: GeoPoint?, limit: Int?, _ body: (Quake) throws -> Bool
     ) throws
 
+    /// `forEachQuake` as rows, valid only during each call of `body`: an engine that can hand over
+    /// its cursor's columns saves building every `Quake` (the default builds them).
+    func forEachRow(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (any QuakeRow) throws -> Bool
+    ) throws
+
     /// The event stored under exactly `id`, nil when none is.
     func storedQuake(id: String) throws -> Quake?
 
@@ -60,6 +67,13 @@ extension QuakeReading {
         return nil
     }
 
+    package func forEachRow(
+        _ filter: QuakeFilter, in rows: (key: SectionKey, rows: SectionKey.Rows)?, sort: SortSpec,
+        origin: GeoPoint?, limit: Int?, _ body: (any QuakeRow) throws -> Bool
+    ) throws {
+        try forEachQuake(filter, in: rows, sort: sort, origin: origin, limit: limit) { try body($0) }
+    }
+
     /// Every non-empty section of the query's results, in listing order, with its count.
     func sections(_ query: QuakeQuery) throws -> [QuerySection] {
         guard let key = query.section else { return [] }
@@ -76,24 +90,31 @@ extension QuakeReading {
     func forEachQuake(
         _ query: QuakeQuery, sections: [QuerySection], _ body: (Quake, QuerySection?) throws -> Bool
     ) throws {
+        try forEachRow(query, sections: sections) { row, section in try body(row.quake, section) }
+    }
+
+    /// `forEachQuake(_:sections:_:)` as rows, valid only during each call of `body`.
+    func forEachRow(
+        _ query: QuakeQuery, sections: [QuerySection], _ body: (any QuakeRow, QuerySection?) throws -> Bool
+    ) throws {
         var remaining = query.limit ?? Int.max
-        func read(_ rows: (key: SectionKey, rows: SectionKey.Rows)?, limit: Int, _ body: (Quake) throws -> Bool)
+        func read(_ rows: (key: SectionKey, rows: SectionKey.Rows)?, limit: Int, _ body: (any QuakeRow) throws -> Bool)
             throws
         {
             guard limit > 0 else { return }
-            try forEachQuake(
+            try forEachRow(
                 query.filter, in: rows, sort: query.sort, origin: query.origin,
                 limit: limit == Int.max ? nil : limit, body)
         }
         guard let key = query.section else {
-            try read(nil, limit: remaining) { quake in try body(quake, nil) }
+            try read(nil, limit: remaining) { row in try body(row, nil) }
             return
         }
         if query.sectionsFollowSort, query.limitPerSection == nil {
             // The sort keeps each section together and in order: one query serves them all.
             let byValue = Dictionary(uniqueKeysWithValues: sections.map { ($0.value, $0) })
-            try read(nil, limit: remaining) { quake in
-                try body(quake, byValue[key.value(of: quake, zone: query.zone)])
+            try read(nil, limit: remaining) { row in
+                try body(row, byValue[key.value(of: row.quake, zone: query.zone)])
             }
             return
         }
@@ -102,9 +123,9 @@ extension QuakeReading {
             try read(
                 (key, key.rows(of: section.value, zone: query.zone)),
                 limit: min(remaining, query.limitPerSection ?? Int.max)
-            ) { quake in
+            ) { row in
                 remaining -= 1
-                keepGoing = try body(quake, section)
+                keepGoing = try body(row, section)
                 return keepGoing
             }
             guard keepGoing else { return }

@@ -1,0 +1,36 @@
+/// One stored event's fields, read one at a time where a reader has them: what the JSON listings
+/// write from, so that an export of a million events builds no `Quake`, and no `String` per text
+/// field, per row. A `Quake` is one too, so every engine and writer can speak it.
+///
+/// A row is valid only during the call that hands it over (a reader's cursor moves on after it).
+package protocol QuakeRow {
+    /// The field's value, for an integer field (times are milliseconds); nil when it has none.
+    func integer(_ field: QuakeField) -> Int64?
+    /// The field's value, for a real field; nil when it has none.
+    func real(_ field: QuakeField) -> Double?
+    /// Calls `body` with the UTF-8 of a text field (valid UTF-8, as a `String` would hold it), or
+    /// nil when it has none; the bytes are valid only during the call.
+    func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
+        -> Result
+    /// The whole event, for writers that need one.
+    var quake: Quake { get }
+}
+
+extension Quake: QuakeRow {
+    package func integer(_ field: QuakeField) -> Int64? {
+        if case let .integer(value)? = field.value(of: self) { value } else { nil }
+    }
+
+    package func real(_ field: QuakeField) -> Double? {
+        if case let .real(value)? = field.value(of: self) { value } else { nil }
+    }
+
+    package func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result)
+        rethrows -> Result
+    {
+        guard case var .text(text)? = field.value(of: self) else { return try body(nil) }
+        return try text.withUTF8 { try body($0) }
+    }
+
+    package var quake: Quake { self }
+}
