@@ -1,57 +1,14 @@
 import QuakesCore
 import SQLite
 
-/// The writes of the persistent history and of the feed validators, on the store's connection.
-///
-/// A history transaction is written when its write commits, from the net changes its batches kept
-/// in `pending_change` (see `HistoryLedger`): one row per changed event id.
+/// The writes of the persistent history outside an ingest's batches (a prune), and of the feed
+/// validators, on the store's connection. The history of a write itself is kept by
+/// `SQLitePendingHistory`.
 struct HistoryStatements {
     private let connection: Connection
 
     init(_ connection: Connection) throws {
         self.connection = connection
-    }
-
-    /// Records the changes the write's batches kept in `pending_change` as one history transaction
-    /// by `author` from `source`, closed at `timestamp`, and returns its token and counts; a write
-    /// without changes records nothing. Empties `pending_change` for the next write.
-    func writePending(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
-        let commit = try recordPending(author: author, source: source, timestamp: timestamp)
-        try connection.execute("DELETE FROM pending_change")
-        return commit
-    }
-
-    private func recordPending(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
-        var commit = StoreCommit(token: nil)
-        let counts = try connection.statement(
-            "SELECT change, count(*) FROM pending_change WHERE change IS NOT NULL GROUP BY change")
-        defer { counts.reset() }
-        while try counts.step() {
-            guard let kind = counts.string(at: 0).flatMap(HistoryChange.Kind.init) else { continue }
-            commit.add(counts.int(at: 1) ?? 0, of: kind)
-        }
-        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
-        let transaction = try connection.statement(
-            """
-            INSERT INTO history_transaction (timestamp, author, source, inserted, updated, deleted)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING token
-            """)
-        try transaction.bind([
-            .integer(timestamp), .text(author), source.map(SQLValue.text) ?? .null, .integer(Int64(commit.inserted)),
-            .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
-        ])
-        defer { transaction.reset() }
-        guard try transaction.step(), let token = transaction.int64(at: 0) else {
-            throw SQLiteError(code: 1, message: "no token for the history transaction")
-        }
-        while try transaction.step() {}
-        commit.token = token
-        try run(
-            """
-            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
-            SELECT ?1, id, change, existed, remains, merged_into FROM pending_change WHERE change IS NOT NULL
-            """, token)
-        return commit
     }
 
     // MARK: - Prune
@@ -60,12 +17,11 @@ struct HistoryStatements {
         try count("SELECT count(*) FROM quake WHERE time < ?1", cutoff)
     }
 
-    /// Deletes the events older than `cutoff`, their deletions kept in `pending_change` for
-    /// `writePending`; forgets every id whose newest version is that old (tombstones among them): a
-    /// copy of them fetched again is new.
-    func deleteEvents(before cutoff: Int64) throws {
-        try SQLitePendingHistory.saveDeletions(olderThan: cutoff, on: connection)
-        try run("DELETE FROM quake WHERE time < ?1", cutoff)
+    /// Deletes the events older than `cutoff`, their deletions held in `history` for its record;
+    /// forgets every id whose newest version is that old (tombstones among them): a copy of them
+    /// fetched again is new.
+    func deleteEvents(before cutoff: Int64, history: SQLitePendingHistory) throws {
+        try history.deleteEvents(olderThan: cutoff)
         try run("DELETE FROM identity WHERE time < ?1", cutoff)
     }
 

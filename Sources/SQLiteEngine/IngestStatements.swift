@@ -17,10 +17,10 @@ struct IngestStatements: IdentityStore {
     private let pending: SQLitePendingHistory
     private let arena: TextArena
 
-    /// The statements of a batch on `connection`, whose ingest has its `pending_change` table.
-    init(_ connection: Connection, arena: TextArena) throws {
+    /// The statements of a batch on `connection`, whose ingest keeps its history in `history`.
+    init(_ connection: Connection, history: SQLitePendingHistory, arena: TextArena) throws {
         self.arena = arena
-        pending = try SQLitePendingHistory(connection)
+        pending = history
         upsert = try connection.statement(Self.upsertSQL)
         selectOwners = try connection.statement(
             """

@@ -1,44 +1,48 @@
 import QuakesCore
 import SQLite
 
-/// The ledger entries of the write still open, in a temporary table of the write connection, so
-/// that a fetch of a million events does not hold a million of them in memory. The table is part
-/// of the write's transaction: a rollback empties it, `HistoryStatements.writePending` moves it into
-/// the history and empties it before the commit, and every write begins by emptying it.
+/// The history of the write still open, written straight into `history_change` under the token the
+/// write will have when it commits, as the PostgreSQL engine does: a fetch of a million events
+/// neither holds a million entries in memory nor copies them from a table of their own at the end
+/// (which cost a temporary B-tree of every entry, its copy and its deletion).
+///
+/// The token is the one `AUTOINCREMENT` would give next (`sqlite_sequence` never goes back, even
+/// after history is pruned), and no other write can take it meanwhile: a write holds SQLite's write
+/// lock from its `BEGIN IMMEDIATE` to its end. Readers see only committed rows, so never the entries
+/// before their transaction. A write that changes nothing records no transaction: its entries (only
+/// those of events that came and went within it) are removed, and the token is left for the next.
 struct SQLitePendingHistory: PendingHistory {
-    private let select: Statement
-    private let insert: Statement
-    private let delete: Statement
+    private let connection: Connection
+    /// The token the write's transaction will have.
+    let token: Int64
 
-    /// Creates the table when the connection has none, and empties it: a write begins with no
-    /// entries. Called at the start of every write, before its statements are prepared.
-    static func prepare(on connection: Connection) throws {
-        try connection.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS pending_change (
-                id          TEXT    NOT NULL PRIMARY KEY,
-                existed     INTEGER NOT NULL,
-                remains     INTEGER NOT NULL,
-                merged_into TEXT,
-                change      TEXT
-            ) STRICT, WITHOUT ROWID
-            """)
-        try connection.execute("DELETE FROM pending_change")
+    init(_ connection: Connection, token: Int64) {
+        self.connection = connection
+        self.token = token
     }
 
-    init(_ connection: Connection) throws {
-        select = try connection.statement(
+    /// Begins the history of a write, in its transaction (begun IMMEDIATE): the next token.
+    static func begin(on connection: Connection) throws -> SQLitePendingHistory {
+        let next = try connection.statement(
             """
-            SELECT id, existed, remains, merged_into FROM pending_change
-            WHERE id IN (SELECT value FROM json_each(?1))
+            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history_transaction'), 0),
+                coalesce((SELECT max(token) FROM history_transaction), 0)) + 1
             """)
-        insert = try connection.statement(
-            "INSERT INTO pending_change (id, existed, remains, merged_into, change) VALUES (?1, ?2, ?3, ?4, ?5)")
-        delete = try connection.statement("DELETE FROM pending_change WHERE id = ?1")
+        defer { next.reset() }
+        guard try next.step(), let token = next.int64(at: 0) else {
+            throw SQLiteError(code: 1, message: "no next history token")
+        }
+        return SQLitePendingHistory(connection, token: token)
     }
 
     func entries(for ids: [String]) throws -> [String: HistoryLedger.Entry] {
-        try select.bind(IngestStatements.jsonArray(ids), at: 1)
+        let select = try connection.statement(
+            """
+            SELECT id, existed, remains, merged_into FROM history_change
+            WHERE token = ?1 AND id IN (SELECT value FROM json_each(?2))
+            """)
+        try select.bind(token, at: 1)
+        try select.bind(IngestStatements.jsonArray(ids), at: 2)
         defer { select.reset() }
         var found: [String: HistoryLedger.Entry] = [:]
         while try select.step() {
@@ -50,36 +54,80 @@ struct SQLitePendingHistory: PendingHistory {
         return found
     }
 
-    /// A plain insert: an entry saved twice without `replacing` naming it fails the write rather
-    /// than lose the first.
+    /// A plain insert: an entry saved twice without `replacing` naming it fails the write on the
+    /// primary key rather than lose the first. Every entry is kept, even one whose event came and
+    /// went (no change), so that a later batch follows it; `record` removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
-        for id in replacing {
-            try delete.bind(id, at: 1)
-            try delete.run()
+        if !replacing.isEmpty {
+            let delete = try connection.statement("DELETE FROM history_change WHERE token = ?1 AND id = ?2")
+            try delete.bind(token, at: 1)
+            for id in replacing {
+                try delete.bind(id, at: 2)
+                try delete.run()
+            }
         }
+        let insert = try connection.statement(
+            """
+            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """)
+        try insert.bind(token, at: 1)
         for entry in entries {
-            try insert.bind(entry.id, at: 1)
-            try insert.bind(entry.existed ? 1 : 0, at: 2)
-            try insert.bind(entry.remains ? 1 : 0, at: 3)
-            try insert.bind(entry.recordedMergedInto, at: 4)
-            try insert.bind(entry.change?.rawValue, at: 5)
+            try insert.bind(entry.id, at: 2)
+            try insert.bind(entry.change?.rawValue, at: 3)
+            try insert.bind(entry.existed ? 1 : 0, at: 4)
+            try insert.bind(entry.remains ? 1 : 0, at: 5)
+            try insert.bind(entry.recordedMergedInto, at: 6)
             try insert.run()
         }
     }
 
-    /// Holds the deletion of every event older than `cutoff` (a prune), in one statement: each id
+    /// Holds the deletion of every event older than `cutoff` and deletes them (a prune): each id
     /// once, so none has an earlier entry, and the entry's columns come from the ledger's own.
-    static func saveDeletions(olderThan cutoff: Int64, on connection: Connection) throws {
+    func deleteEvents(olderThan cutoff: Int64) throws {
         let deletion = HistoryLedger.Entry(id: "", existed: true, remains: false, mergedInto: nil)
         let statement = try connection.statement(
             """
-            INSERT INTO pending_change (id, existed, remains, merged_into, change)
-            SELECT id, ?2, ?3, NULL, ?4 FROM quake WHERE time < ?1
+            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
+            SELECT ?2, id, ?3, ?4, ?5, NULL FROM quake WHERE time < ?1
             """)
         try statement.bind([
-            .integer(cutoff), .integer(deletion.existed ? 1 : 0), .integer(deletion.remains ? 1 : 0),
-            deletion.change.map { .text($0.rawValue) } ?? .null,
+            .integer(cutoff), .integer(token), deletion.change.map { .text($0.rawValue) } ?? .null,
+            .integer(deletion.existed ? 1 : 0), .integer(deletion.remains ? 1 : 0),
         ])
         try statement.run()
+        let delete = try connection.statement("DELETE FROM quake WHERE time < ?1")
+        try delete.bind(cutoff, at: 1)
+        try delete.run()
+    }
+
+    /// Records the write as a history transaction of `author` from `source` at `timestamp`, when it
+    /// changed an event; a write that changed none records nothing.
+    func record(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
+        var commit = StoreCommit(token: nil)
+        let dropUnchanged = try connection.statement("DELETE FROM history_change WHERE token = ?1 AND change IS NULL")
+        try dropUnchanged.bind(token, at: 1)
+        try dropUnchanged.run()
+        let counts = try connection.statement(
+            "SELECT change, count(*) FROM history_change WHERE token = ?1 GROUP BY change")
+        try counts.bind(token, at: 1)
+        defer { counts.reset() }
+        while try counts.step() {
+            guard let kind = counts.string(at: 0).flatMap(HistoryChange.Kind.init) else { continue }
+            commit.add(counts.int(at: 1) ?? 0, of: kind)
+        }
+        guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
+        commit.token = token
+        let transaction = try connection.statement(
+            """
+            INSERT INTO history_transaction (token, timestamp, author, source, inserted, updated, deleted)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
+        try transaction.bind([
+            .integer(token), .integer(timestamp), .text(author), source.map(SQLValue.text) ?? .null,
+            .integer(Int64(commit.inserted)), .integer(Int64(commit.updated)), .integer(Int64(commit.deleted)),
+        ])
+        try transaction.run()
+        return commit
     }
 }

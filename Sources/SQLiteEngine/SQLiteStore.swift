@@ -20,10 +20,12 @@ public actor SQLiteStore: QuakeWriting {
     private var openConnection: Connection?
     private let arena = TextArena()
 
-    /// The active ingest, with who its history is by and from where: the history is written when
-    /// it commits, from the changes its batches kept in `pending_change`, so that a fetch that
-    /// changes nothing writes nothing to it.
-    private let turns = WriterTurns<(author: String, source: String?, indexes: DeferredIndexes)>()
+    /// The active ingest, with who its history is by and from where, and where it is kept until it
+    /// commits (`SQLitePendingHistory`: a fetch that changes nothing records nothing), and the
+    /// indexes it builds at the end.
+    private let turns = WriterTurns<
+        (author: String, source: String?, history: SQLitePendingHistory, indexes: DeferredIndexes)
+    >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -49,9 +51,9 @@ public actor SQLiteStore: QuakeWriting {
         do {
             let writer = try connection()
             try writer.begin(.immediate)
-            try SQLitePendingHistory.prepare(on: writer)
+            let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
-            return turns.begin((author, source, indexes))
+            return turns.begin((author, source, history, indexes))
         } catch {
             try? openConnection?.rollback()
             turns.end()
@@ -65,10 +67,10 @@ public actor SQLiteStore: QuakeWriting {
     public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) throws(StoreError)
         -> IngestCounts
     {
-        _ = try turns.context(of: ticket, in: path)
+        let active = try turns.context(of: ticket, in: path)
         do {
             let writer = try connection()
-            var statements = try IngestStatements(writer, arena: arena)
+            var statements = try IngestStatements(writer, history: active.history, arena: arena)
             defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
             let changed = try statements.apply(quakes, digests: digests ?? quakes.map(QuakeDigest.of))
             return IngestCounts(changed: changed, unchanged: quakes.count - changed)
@@ -87,9 +89,8 @@ public actor SQLiteStore: QuakeWriting {
         do {
             let writer = try connection()
             try active.indexes.build(on: writer)
-            let history = try HistoryStatements(writer)
-            let commit = try history.writePending(author: active.author, source: active.source, timestamp: timestamp)
-            if let feedState { try history.save(feedState) }
+            let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
+            if let feedState { try HistoryStatements(writer).save(feedState) }
             try writer.commit()
             return commit
         } catch {
@@ -137,9 +138,9 @@ public actor SQLiteStore: QuakeWriting {
                 result.tombstones = try history.countTombstones(before: cutoff)
                 if !dryRun, result.events + result.tombstones > 0 {
                     // Tombstones are not events: dropping only them records no history.
-                    try SQLitePendingHistory.prepare(on: writer)
-                    try history.deleteEvents(before: cutoff)
-                    result.token = try history.writePending(author: "prune", source: nil, timestamp: timestamp).token
+                    let pending = try SQLitePendingHistory.begin(on: writer)
+                    try history.deleteEvents(before: cutoff, history: pending)
+                    result.token = try pending.record(author: "prune", source: nil, timestamp: timestamp).token
                 }
             }
             if let historyCutoff {
