@@ -14,10 +14,18 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-de
 TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite (and
 # cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make install).
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# Start-up (issue 21; BENCHMARKS.md): a position-dependent executable (-no-pie), whose Swift metadata
+# the dynamic linker need not relocate page by page at every start; libstdc++, which the static Swift
+# runtime needs, linked in rather than resolved symbol by symbol; and no run path of the binary's own
+# folder, which sent the dynamic linker looking for every library there first.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -no-pie -Xlinker -L$(STATIC_CXX)
+# A folder holding only libstdc++'s static archive: the static Swift runtime links with -lstdc++, and
+# the linker takes the first libstdc++ it finds in its search path, this folder's before the system's.
+STATIC_CXX = $(CURDIR)/.build/static-libstdc++
 DEMO_DB = .build/demo/quakes.sqlite
 
-.PHONY: all deps test-deps build demo pictures test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick geodata install uninstall clean
+.PHONY: all deps test-deps static-cxx build demo pictures test check lint format test-long test-tsan test-asan fuzz reliability bench bench-quick geodata install uninstall clean
 
 all: build
 
@@ -41,7 +49,10 @@ deps:
 test-deps:
 	$(call install-packages,$(TEST_PACKAGES))
 
-build: deps
+static-cxx:
+	@mkdir -p $(STATIC_CXX) && ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $(STATIC_CXX)/libstdc++.a
+
+build: deps static-cxx
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 
 demo: build
@@ -155,7 +166,7 @@ reliability: test-deps
 # Benchmarks (see BENCHMARKS.md): the Python baseline needs python3 and the query baselines the
 # sqlite3 tool, which is installed with apt-get when missing; a baseline that cannot run is left out.
 # The PostgreSQL server it starts syncs to disk as a real one does (QUAKES_PG_DURABLE=1), unlike the tests'.
-bench: test-deps
+bench: test-deps static-cxx
 	@command -v sqlite3 >/dev/null || { [ "$$(id -u)" -eq 0 ] && apt-get install -y -qq sqlite3 >/dev/null; } || true
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
@@ -167,7 +178,7 @@ bench: test-deps
 		"$$bin/quakes-bench" "$$bin/quakes" "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # Every case of `make bench` once, on 20,000 features: checks that the suite runs, in under a minute.
-bench-quick: test-deps
+bench-quick: test-deps static-cxx
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-measure

@@ -12,12 +12,9 @@ let package = Package(
         .target(name: "CCurl"),
         // zlib's gzip decoder, opened with dlopen on first use, for gzipped files and standard input.
         .target(name: "CZlib"),
-        // SQLite, from Debian's libsqlite3-dev, through a commented shim header.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
+        // SQLite, opened with dlopen on first use (see Sources/CSQLite/include/csqlite.h), so that
+        // commands that open no SQLite database never load it; headers from Debian's libsqlite3-dev.
+        .target(name: "CSQLite"),
         // Our thin SQLite wrapper: no C pointer escapes it.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // libpq, opened with dlopen on first use (see Sources/CLibPQ/include/clibpq.h), so that
@@ -65,7 +62,7 @@ let package = Package(
         .executableTarget(name: "quakes-measure"),
         // The floors of `make bench`: SQLite alone writing a fetch's rows, and reading the export's;
         // in C, to be small. Built beside quakes-bench, which runs it.
-        .executableTarget(name: "quakes-floor", dependencies: ["CSQLite"]),
+        .executableTarget(name: "quakes-floor", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         // Against a real server: QUAKES_TEST_POSTGRES, which `make test` and scripts/with-postgres set.
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL"]),

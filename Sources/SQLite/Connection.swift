@@ -38,6 +38,10 @@ public final class Connection {
 
     /// Opens the database at `path` (wraps `sqlite3_open_v2`).
     public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
+        // SQLite is loaded by the first connection (see csqlite.h).
+        if let reason = csqlite_load() {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: reason))
+        }
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -47,10 +51,10 @@ public final class Connection {
         }
         let name = mode == .immutable ? Self.immutableURI(path) : path
         var opened: OpaquePointer?
-        let result = sqlite3_open_v2(name, &opened, flags, nil)
+        let result = csqlite_open_v2(name, &opened, flags, nil)
         guard result == SQLITE_OK, let opened else {
             let error = SQLiteError(resultCode: result, handle: opened)
-            sqlite3_close_v2(opened)
+            csqlite_close_v2(opened)
             throw error
         }
         handle = opened
@@ -74,7 +78,7 @@ public final class Connection {
     deinit {
         cachedStatements.removeAll()
         // close_v2 defers the close until every statement made from this connection is finalised.
-        sqlite3_close_v2(handle)
+        csqlite_close_v2(handle)
     }
 
     // MARK: - Statements
@@ -82,9 +86,9 @@ public final class Connection {
     /// Runs one or more statements that take no parameters and return no rows (wraps `sqlite3_exec`).
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
-        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        let result = csqlite_exec(handle, sql, nil, nil, &message)
         // The connection's error state holds the same message, and the system error behind it.
-        sqlite3_free(message)
+        csqlite_free(message)
         guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle, sql: sql) }
     }
 
@@ -145,17 +149,17 @@ public final class Connection {
     }
 
     /// True between `BEGIN` and `COMMIT` or `ROLLBACK` (wraps `sqlite3_get_autocommit`).
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { csqlite_get_autocommit(handle) == 0 }
 
     // MARK: - State
 
     /// Rows changed by the last INSERT, UPDATE or DELETE (wraps `sqlite3_changes64`).
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var changes: Int { Int(csqlite_changes64(handle)) }
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`
     /// (wraps `sqlite3_busy_timeout`).
     public func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        csqlite_busy_timeout(handle, milliseconds)
     }
 
     /// The schema version an application keeps in the file header (`PRAGMA user_version`).
@@ -191,7 +195,7 @@ public final class Connection {
     /// both files, and cannot create them there.
     public func keepWALFiles() throws(SQLiteError) {
         var on: Int32 = 1
-        let result = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        let result = csqlite_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
         guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
     }
 

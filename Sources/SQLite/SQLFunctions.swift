@@ -13,23 +13,23 @@ public struct FunctionArguments {
 
     /// True when argument `index` is NULL (wraps `sqlite3_value_type`).
     public func isNull(_ index: Int) -> Bool {
-        sqlite3_value_type(values![index]) == SQLITE_NULL
+        csqlite_value_type(values![index]) == SQLITE_NULL
     }
 
     /// Argument `index` as an integer, or nil for NULL (wraps `sqlite3_value_int64`).
     public func int64(_ index: Int) -> Int64? {
-        isNull(index) ? nil : sqlite3_value_int64(values![index])
+        isNull(index) ? nil : csqlite_value_int64(values![index])
     }
 
     /// Argument `index` as a real number, or nil for NULL (wraps `sqlite3_value_double`).
     public func double(_ index: Int) -> Double? {
-        isNull(index) ? nil : sqlite3_value_double(values![index])
+        isNull(index) ? nil : csqlite_value_double(values![index])
     }
 
     /// Argument `index` as UTF-8 bytes, valid during the call, or nil for NULL (wraps `sqlite3_value_text`).
     public func text(_ index: Int) -> UnsafeRawBufferPointer? {
-        guard let text = sqlite3_value_text(values![index]) else { return nil }
-        return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(values![index])))
+        guard let text = csqlite_value_text(values![index]) else { return nil }
+        return UnsafeRawBufferPointer(start: text, count: Int(csqlite_value_bytes(values![index])))
     }
 }
 
@@ -55,18 +55,18 @@ extension Connection {
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
         var flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
         if deterministic { flags |= SQLITE_DETERMINISTIC }
-        let result = sqlite3_create_function_v2(
+        let result = csqlite_create_function_v2(
             handle, name, argumentCount, flags, box,
             { context, count, values in
-                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                let box = Unmanaged<FunctionBox>.fromOpaque(csqlite_user_data(context)).takeUnretainedValue()
                 switch box.body(FunctionArguments(count: count, values: values)) {
-                case .null: sqlite3_result_null(context)
-                case let .integer(value): sqlite3_result_int64(context, value)
-                case let .real(value): sqlite3_result_double(context, value)
+                case .null: csqlite_result_null(context)
+                case let .integer(value): csqlite_result_int64(context, value)
+                case let .real(value): csqlite_result_double(context, value)
                 case let .text(value):
                     // A C string of the value: never a NULL pointer, which would make the result NULL.
                     value.withCString { text in
-                        sqlite3_result_text64(
+                        csqlite_result_text64(
                             context, text, UInt64(value.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
                     }
                 }
@@ -88,7 +88,7 @@ extension Connection {
         throws(SQLiteError)
     {
         let box = Unmanaged.passRetained(CollationBox(compare)).toOpaque()
-        let result = sqlite3_create_collation_v2(
+        let result = csqlite_create_collation_v2(
             handle, name, SQLITE_UTF8, box,
             { box, leftCount, left, rightCount, right in
                 let collation = Unmanaged<CollationBox>.fromOpaque(box!).takeUnretainedValue()

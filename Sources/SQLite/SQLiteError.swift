@@ -27,18 +27,18 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the error state of `handle` after a call returned `resultCode` (wraps `sqlite3_errmsg`).
     init(resultCode: Int32, handle: OpaquePointer?, sql: String? = nil) {
-        let extended = handle.map { sqlite3_extended_errcode($0) } ?? resultCode
+        let extended = handle.map { csqlite_extended_errcode($0) } ?? resultCode
         var message: String
-        if let handle, let text = sqlite3_errmsg(handle) {
+        if let handle, let text = csqlite_errmsg(handle) {
             message = String(cString: text)
         } else {
-            message = String(cString: sqlite3_errstr(resultCode))
+            message = String(cString: csqlite_errstr(resultCode))
         }
         // "disk I/O error" alone does not say that the disk is full or a file size limit was hit;
         // the system's error does.
         let primary = resultCode & 0xff
         if let handle, primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN {
-            let number = sqlite3_system_errno(handle)
+            let number = csqlite_system_errno(handle)
             if number != 0, let reason = strerror(number) { message += " (\(String(cString: reason)))" }
         }
         self.init(code: resultCode & 0xff, extendedCode: extended, message: message, sql: sql)

@@ -17,7 +17,7 @@ public final class Statement {
     init(connection: OpaquePointer, sql: String, persistent: Bool) throws(SQLiteError) {
         var compiled: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let result = sqlite3_prepare_v3(connection, sql, -1, flags, &compiled, nil)
+        let result = csqlite_prepare_v3(connection, sql, -1, flags, &compiled, nil)
         guard result == SQLITE_OK, let compiled else {
             throw SQLiteError(resultCode: result == SQLITE_OK ? SQLITE_MISUSE : result, handle: connection, sql: sql)
         }
@@ -26,7 +26,7 @@ public final class Statement {
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        csqlite_finalize(handle)
     }
 
     // MARK: - Binding
@@ -34,7 +34,7 @@ public final class Statement {
     /// Binds an integer, or NULL for `nil` (wraps `sqlite3_bind_int64`).
     public func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_int64(handle, index, value))
+        try check(csqlite_bind_int64(handle, index, value))
     }
 
     /// Binds an integer, or NULL for `nil`.
@@ -47,7 +47,7 @@ public final class Statement {
     /// SQLite stores NaN as NULL; callers that care should not pass it.
     public func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_double(handle, index, value))
+        try check(csqlite_bind_double(handle, index, value))
     }
 
     /// Binds text, or NULL for `nil`; SQLite copies it (wraps `sqlite3_bind_text64` with `SQLITE_TRANSIENT`).
@@ -56,7 +56,7 @@ public final class Statement {
         let result = value.withUTF8 { text in
             text.withMemoryRebound(to: CChar.self) { text in
                 guard let start = text.baseAddress else { return bindEmptyText(at: index) }
-                return sqlite3_bind_text64(
+                return csqlite_bind_text64(
                     handle, index, start, UInt64(text.count), csqlite_transient(),
                     UInt8(SQLITE_UTF8))
             }
@@ -72,24 +72,24 @@ public final class Statement {
     public func bind(unownedText text: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
         guard let start = text.baseAddress, !text.isEmpty else { return try check(bindEmptyText(at: index)) }
         try check(
-            sqlite3_bind_text64(
+            csqlite_bind_text64(
                 handle, index, start.assumingMemoryBound(to: CChar.self), UInt64(text.count),
                 csqlite_static(), UInt8(SQLITE_UTF8)))
     }
 
     /// Binds '' — a NULL pointer would bind SQL NULL instead. SQLite copies the zero bytes at once.
     private func bindEmptyText(at index: Int32) -> Int32 {
-        sqlite3_bind_text64(handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
+        csqlite_bind_text64(handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
     }
 
     /// Binds NULL (wraps `sqlite3_bind_null`).
     public func bindNull(at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index))
+        try check(csqlite_bind_null(handle, index))
     }
 
     /// Sets every parameter back to NULL (wraps `sqlite3_clear_bindings`).
     public func clearBindings() {
-        sqlite3_clear_bindings(handle)
+        csqlite_clear_bindings(handle)
     }
 
     // MARK: - Running
@@ -98,19 +98,19 @@ public final class Statement {
     /// (wraps `sqlite3_step`).
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
-        switch sqlite3_step(handle) {
+        switch csqlite_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         case let result:
             // sqlite3_reset returns the step's error again and makes the statement reusable.
-            sqlite3_reset(handle)
-            throw SQLiteError(resultCode: result, handle: sqlite3_db_handle(handle), sql: sql)
+            csqlite_reset(handle)
+            throw SQLiteError(resultCode: result, handle: csqlite_db_handle(handle), sql: sql)
         }
     }
 
     /// Rewinds the statement so it can run again; bindings are kept (wraps `sqlite3_reset`).
     public func reset() {
-        sqlite3_reset(handle)
+        csqlite_reset(handle)
     }
 
     /// Runs a statement that returns no rows, then resets it.
@@ -122,16 +122,16 @@ public final class Statement {
     // MARK: - Reading columns
 
     /// The number of columns in each result row.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    public var columnCount: Int32 { csqlite_column_count(handle) }
 
     /// The name of result column `index`.
     public func columnName(at index: Int32) -> String {
-        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+        csqlite_column_name(handle, index).map { String(cString: $0) } ?? ""
     }
 
     /// The storage class of column `index` of the current row (wraps `sqlite3_column_type`).
     public func type(at index: Int32) -> ColumnType {
-        switch sqlite3_column_type(handle, index) {
+        switch csqlite_column_type(handle, index) {
         case SQLITE_INTEGER: .integer
         case SQLITE_FLOAT: .real
         case SQLITE_TEXT: .text
@@ -142,12 +142,12 @@ public final class Statement {
 
     /// True when column `index` of the current row is NULL.
     public func isNull(at index: Int32) -> Bool {
-        sqlite3_column_type(handle, index) == SQLITE_NULL
+        csqlite_column_type(handle, index) == SQLITE_NULL
     }
 
     /// Column `index` as an integer, or nil for NULL (wraps `sqlite3_column_int64`).
     public func int64(at index: Int32) -> Int64? {
-        isNull(at: index) ? nil : sqlite3_column_int64(handle, index)
+        isNull(at: index) ? nil : csqlite_column_int64(handle, index)
     }
 
     /// Column `index` as an integer, or nil for NULL.
@@ -157,13 +157,13 @@ public final class Statement {
 
     /// Column `index` as a real number, or nil for NULL (wraps `sqlite3_column_double`).
     public func double(at index: Int32) -> Double? {
-        isNull(at: index) ? nil : sqlite3_column_double(handle, index)
+        isNull(at: index) ? nil : csqlite_column_double(handle, index)
     }
 
     /// Column `index` as text, or nil for NULL (wraps `sqlite3_column_text`).
     public func string(at index: Int32) -> String? {
-        guard let text = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let text = csqlite_column_text(handle, index) else { return nil }
+        let count = Int(csqlite_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
@@ -173,8 +173,8 @@ public final class Statement {
     public func withText<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows
         -> Result
     {
-        guard let text = sqlite3_column_text(handle, index) else { return try body(nil) }
-        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let text = csqlite_column_text(handle, index) else { return try body(nil) }
+        let count = Int(csqlite_column_bytes(handle, index))
         return try body(UnsafeRawBufferPointer(start: text, count: count))
     }
 
@@ -182,7 +182,7 @@ public final class Statement {
 
     private func check(_ result: Int32) throws(SQLiteError) {
         guard result == SQLITE_OK else {
-            throw SQLiteError(resultCode: result, handle: sqlite3_db_handle(handle), sql: sql)
+            throw SQLiteError(resultCode: result, handle: csqlite_db_handle(handle), sql: sql)
         }
     }
 }

@@ -124,7 +124,7 @@ struct SQLCondition: Sendable {
 
     /// `WHERE a AND b`, or nothing.
     var whereClause: String {
-        clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+        clauses.isEmpty ? "" : "WHERE " + clauses.concatenated(separator: " AND ")
     }
 
     /// This condition and `other`, ANDed.

@@ -6,6 +6,8 @@ struct Measurement {
     /// Peak resident set size, in kilobytes (`ru_maxrss`).
     var peakKilobytes: Int
     var status: Int32
+    /// User and system time together, in seconds.
+    var cpuSeconds: Double = 0
 }
 
 /// Several runs of one case, summarised as benchmarks report them: median, min and max time, and
@@ -69,13 +71,14 @@ enum Runner {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let fields = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ")
-        guard status == 0, fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]),
-            let exitStatus = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        guard status == 0, fields.count == 4, let seconds = Double(fields[0]), let peak = Int(fields[1]),
+            let exitStatus = Int32(fields[2]),
+            let cpu = Double(fields[3].trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw BenchmarkError("quakes-measure failed on \(arguments[0]); see \(errors)") }
         guard exitStatus == 0 else {
             throw BenchmarkError("\(arguments.joined(separator: " ")) exited with \(exitStatus); see \(errors)")
         }
-        return Measurement(seconds: seconds, peakKilobytes: peak, status: exitStatus)
+        return Measurement(seconds: seconds, peakKilobytes: peak, status: exitStatus, cpuSeconds: cpu)
     }
 
     /// The full path of `name` on PATH, or nil.

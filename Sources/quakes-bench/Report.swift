@@ -97,9 +97,13 @@ struct Report {
                 "peak RSS of the \(label) fetch under 64 MB", peak("fresh ingest, \(label) features"),
                 { String(format: "%.0f MB", $0) }, { $0 < 64 })
         }
-        for name in ["count --last 5h", "list --sort magnitude --section day --limit 100"] {
+        // Issue 21 asks 1.5× of count, start-up included; issue 5 asked 2× of both.
+        for (name, limit) in [("count --last 5h", 1.5), ("list --sort magnitude --section day --limit 100", 2)] {
             if let ours = median(name), let theirs = median("sqlite3: " + name) {
-                check("\(name) within 2× of sqlite3", ours / theirs, { String(format: "%.2f×", $0) }, { $0 <= 2 })
+                check(
+                    "\(name) within \(String(format: "%g", limit))× of sqlite3", ours / theirs,
+                    { String(format: "%.2f×", $0) },
+                    { $0 <= limit })
             }
         }
         for label in ["200k", "1M", "20k"] {
@@ -138,6 +142,11 @@ struct Report {
         }
         check("304 fetch under 50 ms", median("fetch answered 304 Not Modified"), { seconds($0) }, { $0 < 0.05 })
         check("start-up under 20 ms", median("quakes --version (start-up)"), { seconds($0) }, { $0 < 0.02 })
+        if let ours = median("quakes --version, CPU time"), let theirs = median("sqlite3 -version, CPU time") {
+            check(
+                "start-up within 1.5× of sqlite3 -version by CPU time", ours / theirs,
+                { String(format: "%.2f×", $0) }, { $0 <= 1.5 })
+        }
         return "## Targets\n\n| target | measured | met |\n| --- | ---: | :---: |\n" + lines.joined(separator: "\n")
             + "\n"
     }

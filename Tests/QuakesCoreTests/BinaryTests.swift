@@ -126,9 +126,9 @@ import Testing
 
     /// The C libraries only some commands need are loaded when first used, as the dynamic
     /// loader's own trace shows (`LD_DEBUG=files`): a query of an SQLite database loads neither
-    /// libpq nor libcurl; the same query of a PostgreSQL database loads libpq, and a download libcurl.
-    /// None of them loads cairo, which only a PNG or PDF picture needs; a library the binary linked
-    /// would be in every trace.
+    /// libpq nor libcurl; the same query of a PostgreSQL database loads libpq, not SQLite, and a
+    /// download libcurl. None of them loads cairo, which only a PNG or PDF picture needs, and
+    /// `--version` loads none of them; a library the binary linked would be in every trace.
     @Test func librariesAreLoadedOnlyByTheCommandsThatUseThem() async throws {
         let store = try TestEngine.sqlite.newDatabase()
         let server = try TestEngine.postgresql.newDatabase()
@@ -151,12 +151,17 @@ import Testing
         #expect(!sqlite.contains { $0.hasPrefix("libcurl.so") }, "\(sqlite)")
         let postgres = try await loaded(["count", "--db", server.location])
         #expect(postgres.contains { $0.hasPrefix("libpq.so") }, "\(postgres)")
+        #expect(!postgres.contains { $0.hasPrefix("libsqlite3.so") }, "\(postgres)")
         #expect(!postgres.contains { $0.hasPrefix("libcurl.so") }, "\(postgres)")
         let download = try await loaded(["fetch", "--db", store.location, "file://" + Fixtures.path(Fixtures.alerts)])
         #expect(download.contains { $0.hasPrefix("libcurl.so") }, "\(download)")
         #expect(!download.contains { $0.hasPrefix("libpq.so") }, "\(download)")
         for trace in [sqlite, postgres, download] {
             #expect(!trace.contains { $0.hasPrefix("libcairo.so") }, "\(trace)")
+        }
+        let version = try await loaded(["--version"])
+        for library in ["libsqlite3.so", "libpq.so", "libcurl.so", "libcairo.so", "libz.so"] {
+            #expect(!version.contains { $0.hasPrefix(library) }, "\(version)")
         }
     }
 }

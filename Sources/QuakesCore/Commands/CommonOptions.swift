@@ -31,7 +31,8 @@ enum CommonOptions {
         _ arguments: ParsedArguments, default defaultValue: Format
     ) throws(UsageError) -> Format where Format.RawValue == String {
         let names = Format.allCases.map(\.rawValue)
-        let expected = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        let expected =
+            Array(names.dropLast()).concatenated(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
         return try arguments.value(.format, expected: expected) { text in
             let name = text.lowercased()
             return Format(rawValue: name == "text" ? "table" : name)

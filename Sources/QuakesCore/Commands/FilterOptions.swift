@@ -120,7 +120,7 @@ struct FilterOptions: Sendable, Equatable {
             guard let name = OptionName(rawValue: option.name), arguments.declares(name) else { return nil }
             guard option.value != nil else { return arguments.flag(name) ? "--" + option.name : nil }
             return arguments.value(name).map { "--\(option.name) " + Self.quotedForShell($0) }
-        }.joined(separator: " ")
+        }.concatenated(separator: " ")
     }
 
     /// A box as `--bbox` writes it: `MINLON,MINLAT,MAXLON,MAXLAT`, across the date line when

@@ -27,38 +27,80 @@ public enum Quakes {
         // The command runs in a task of its own, which SIGINT and SIGTERM cancel.
         let command = Task { await run(arguments, in: environment) }
         environment.interruption.onInterrupt { command.cancel() }
-        var status = await command.value
-        environment.standardOutput.flush()
-        if let failure = environment.standardOutput.writeFailure, status == .success {
-            status = report(OutputError(reason: failure), in: environment)
+        return finish(
+            await command.value, standardOutput: environment.standardOutput,
+            standardError: environment.standardError)
+    }
+
+    /// Answers `arguments` when they run no command (`--version`, help, a word that names no
+    /// subcommand), flushed, and returns how the process should end; nil when they name a command,
+    /// which `main(_:in:)` runs.
+    ///
+    /// These answers need only the two outputs: the executable gives them before it sets up signal
+    /// handling, the environment and the concurrency runtime's threads, which are most of what
+    /// `quakes --version` would otherwise cost.
+    public static func answerWithoutCommand(
+        _ arguments: [String], standardOutput: any TextOutput, standardError: any TextOutput
+    ) -> ExitStatus? {
+        guard
+            case let .answered(status) = route(arguments, standardOutput: standardOutput, standardError: standardError)
+        else { return nil }
+        return finish(status, standardOutput: standardOutput, standardError: standardError)
+    }
+
+    /// Flushes the outputs; a command that succeeded but whose output could not be written fails.
+    private static func finish(_ status: ExitStatus, standardOutput: any TextOutput, standardError: any TextOutput)
+        -> ExitStatus
+    {
+        var status = status
+        standardOutput.flush()
+        if let failure = standardOutput.writeFailure, status == .success {
+            status = report(OutputError(reason: failure), to: standardError)
         }
-        environment.standardError.flush()
+        standardError.flush()
         return status
     }
 
+    /// What the first word asks for: an answer, already written, or a subcommand to run.
+    private enum Route {
+        case answered(ExitStatus)
+        case command(any Command.Type)
+    }
+
     private static func run(_ arguments: [String], in environment: Environment) async -> ExitStatus {
+        switch route(arguments, standardOutput: environment.standardOutput, standardError: environment.standardError) {
+        case let .answered(status): status
+        case let .command(command): await execute(command, Array(arguments.dropFirst()), in: environment)
+        }
+    }
+
+    private static func route(_ arguments: [String], standardOutput: any TextOutput, standardError: any TextOutput)
+        -> Route
+    {
         guard let first = arguments.first else {
-            environment.standardOutput.write(HelpFormatter.render(help))
-            return .success
+            standardOutput.write(HelpFormatter.render(help))
+            return .answered(.success)
         }
         switch first {
         case "--version":
-            environment.standardOutput.writeLine("quakes \(version)")
-            return .success
+            standardOutput.writeLine("quakes \(version)")
+            return .answered(.success)
         case "-h", "--help":
-            environment.standardOutput.write(HelpFormatter.render(help))
-            return .success
+            standardOutput.write(HelpFormatter.render(help))
+            return .answered(.success)
         case "help":
-            return showHelp(for: Array(arguments.dropFirst()), in: environment)
+            return .answered(
+                showHelp(
+                    for: Array(arguments.dropFirst()), standardOutput: standardOutput, standardError: standardError))
         default:
             guard let command = command(named: first) else {
                 let message =
                     first.hasPrefix("-")
                     ? "Unknown option '\(first)'" + Suggestion.hint(for: first, among: ["--help", "--version"])
                     : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: commandNames)
-                return reportUsage(UsageError(message), of: help, in: environment)
+                return .answered(reportUsage(UsageError(message), of: help, to: standardError))
             }
-            return await execute(command, Array(arguments.dropFirst()), in: environment)
+            return .command(command)
         }
     }
 
@@ -71,17 +113,19 @@ public enum Quakes {
         commands.first { $0.name == name }
     }
 
-    private static func showHelp(for words: [String], in environment: Environment) -> ExitStatus {
+    private static func showHelp(for words: [String], standardOutput: any TextOutput, standardError: any TextOutput)
+        -> ExitStatus
+    {
         guard let name = words.first else {
-            environment.standardOutput.write(HelpFormatter.render(help))
+            standardOutput.write(HelpFormatter.render(help))
             return .success
         }
         guard let command = command(named: name) else {
             return reportUsage(
                 UsageError("Unknown subcommand '\(name)'" + Suggestion.hint(for: name, among: commandNames)), of: help,
-                in: environment)
+                to: standardError)
         }
-        environment.standardOutput.write(HelpFormatter.render(command.help))
+        standardOutput.write(HelpFormatter.render(command.help))
         return .success
     }
 
@@ -98,7 +142,7 @@ public enum Quakes {
         } catch {
             let status: ExitStatus
             if let usage = error as? UsageError {
-                status = reportUsage(usage, of: type.help, in: environment)
+                status = reportUsage(usage, of: type.help, to: environment.standardError)
             } else if let signal = environment.interruption.signal {
                 environment.standardError.writeLine(
                     "Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
@@ -115,14 +159,21 @@ public enum Quakes {
 
     /// Writes `Error: …` for `error` and returns the status it ends the process with.
     static func report(_ error: any Error, in environment: Environment) -> ExitStatus {
-        environment.standardError.writeLine("Error: \(error)")
+        report(error, to: environment.standardError)
+    }
+
+    /// Writes `Error: …` for `error` to `standardError` and returns the status it ends the process with.
+    private static func report(_ error: any Error, to standardError: any TextOutput) -> ExitStatus {
+        standardError.writeLine("Error: \(error)")
         return ExitStatus(for: error)
     }
 
     /// Writes a usage error as swift-argument-parser does: the message, the usage line, and where
     /// to read more.
-    static func reportUsage(_ error: UsageError, of command: CommandHelp, in environment: Environment) -> ExitStatus {
-        environment.standardError.write(
+    static func reportUsage(_ error: UsageError, of command: CommandHelp, to standardError: any TextOutput)
+        -> ExitStatus
+    {
+        standardError.write(
             """
             Error: \(error.message)
             Usage: \(HelpFormatter.usage(command))

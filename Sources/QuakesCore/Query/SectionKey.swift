@@ -3,7 +3,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     case hour, day, week, month, magnitude, type, network, alert
 
     /// What `--section` accepts, for messages.
-    static let form = "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+    static let form = "one of " + allCases.map(\.rawValue).concatenated(separator: ", ")
 
     /// The sort key whose order is this key's own: sections follow its direction when it sorts first.
     var sortKey: SortSpec.Key? {

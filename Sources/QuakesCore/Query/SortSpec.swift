@@ -33,7 +33,8 @@ public struct SortSpec: Sendable, Equatable {
     public static let time = SortSpec([Term(.time)])
 
     /// What `--sort` accepts, for messages.
-    static let form = "KEY[:asc|:desc][,KEY…] with KEY one of " + Key.allCases.map(\.rawValue).joined(separator: ", ")
+    static let form =
+        "KEY[:asc|:desc][,KEY…] with KEY one of " + Key.allCases.map(\.rawValue).concatenated(separator: ", ")
 
     /// The keys of a sort specification, for completion and suggestions.
     static let choices = Key.allCases.map(\.rawValue)

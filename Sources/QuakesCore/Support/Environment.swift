@@ -50,17 +50,28 @@ public struct Environment: Sendable {
         -> Environment
     {
         let variables = processVariables()
+        let outputs = processOutputs()
         var environment = Environment(
             variables: variables,
             currentDirectory: workingDirectory(),
-            standardOutput: FileDescriptorOutput(descriptor: STDOUT_FILENO),
-            standardError: FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true),
+            standardOutput: outputs.standardOutput,
+            standardError: outputs.standardError,
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
             terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
         environment.interruption = interruption
         environment.engines = engines
         if environment.terminalColumns != nil { environment.terminalLines = terminalHeight() }
         return environment
+    }
+
+    /// This process's standard output, and its standard error, line-buffered so that messages show
+    /// as they are written.
+    package static func processOutputs() -> (standardOutput: FileDescriptorOutput, standardError: FileDescriptorOutput)
+    {
+        (
+            FileDescriptorOutput(descriptor: STDOUT_FILENO),
+            FileDescriptorOutput(descriptor: STDERR_FILENO, lineBuffered: true)
+        )
     }
 
     /// The process's variables, read from `environ` (the first of duplicates, as `getenv` does):
