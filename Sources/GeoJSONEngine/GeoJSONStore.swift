@@ -52,10 +52,13 @@ actor GeoJSONStore: QuakeWriting {
         return turns.begin((author, source))
     }
 
-    func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError) -> IngestCounts {
+    func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         _ = try turns.context(of: ticket, in: path)
-        let changed = identities.apply(quakes, digests: digests)
-        return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+        do {
+            return try identities.apply(batch)
+        } catch {
+            throw StoreError(path: path, error)
+        }
     }
 
     func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError) -> StoreCommit {
