@@ -29,7 +29,7 @@ struct IngestStatements: IdentityStore {
         upsert = try connection.statement(Self.upsertSQL)
         selectOwners = try connection.statement(
             """
-            SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity
+            SELECT id, nullif(event, id), updated, generated, digest, deleted, time, fingerprint FROM identity
             WHERE id IN (SELECT value FROM json_each(?1))
             """)
         upsertOwner = try connection.statement(
@@ -67,12 +67,14 @@ struct IngestStatements: IdentityStore {
 
     func owners(of ids: [String]) throws -> [String: IdentityOwner] {
         var owners: [String: IdentityOwner] = [:]
+        owners.reserveCapacity(ids.count)
         try selectOwners.bind(Self.jsonArray(ids), at: 1)
         defer { selectOwners.reset() }
         while try selectOwners.step() {
-            guard let id = selectOwners.string(at: 0), let event = selectOwners.string(at: 1) else { continue }
+            guard let id = selectOwners.string(at: 0) else { continue }
             owners[id] = IdentityOwner(
-                event: event,
+                // Most ids are their own event's: one string for both.
+                event: selectOwners.string(at: 1) ?? id,
                 version: EventVersion(
                     updated: selectOwners.int64(at: 2), generated: selectOwners.int64(at: 3),
                     digest: selectOwners.int64(at: 4) ?? 0),

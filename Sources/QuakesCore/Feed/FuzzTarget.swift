@@ -52,7 +52,8 @@ func checkSkimmed(_ chunk: FeatureChunk) {
             precondition(skim.generated == decoded.quake.feedGenerated, "the skim reads another feed time")
             precondition(skim.fingerprint == decoded.fingerprint, "the skim fingerprints other bytes")
         }
-        precondition(usable == batch.quakes.count, "skimming finds \(usable) usable features, decoding \(batch.quakes.count)")
+        precondition(
+            usable == batch.quakes.count, "skimming finds \(usable) usable features, decoding \(batch.quakes.count)")
     default:
         fatalError("skimming gives \(skimmed), decoding \(decoded)")
     }

@@ -133,6 +133,7 @@ struct JSONScanner {
         var index = position + 1
         var hasEscapes = false
         while true {
+            index = ByteRuns.plainStringEnd(bytes, from: index, count: count)
             guard index < count else { throw error("unterminated string", at: opening) }
             let byte = bytes[index]
             if byte == .quote { break }

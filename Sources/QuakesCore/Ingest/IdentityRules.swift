@@ -115,6 +115,12 @@ package enum IdentityRules {
                     stored.fingerprint == skim.fingerprint
                 {
                     outcome.recognised += 1
+                    if skim.otherIDs.isEmpty, stored.version.generated == skim.generated {
+                        // The very version stored, from a feed of the same time, naming no other id:
+                        // the rules would find it no newer than what they hold, and leave it be.
+                        outcome.counts.unchanged += 1
+                        continue
+                    }
                     let incoming = IdentityOwner(
                         event: skim.id,
                         version: EventVersion(
