@@ -183,6 +183,7 @@ import Testing
         #"{"type":"Feature","properties":{"i\u0064s":",a,b,","time":1},"geometry":null,"id":"a"}"#,
         #"{"type":"Feature","properties":{"ids":7,"time":1},"geometry":null,"id":"a"}"#,
         #"{"type":"Feature","properties":{"ids":",a,","ids":",a,b,"},"geometry":null,"id":"a"}"#,
+        #"{"type":"Feature","properties":{"i\u0064s":",a,"},"properties":{"ids":",a,"},"geometry":null,"id":"a"}"#,
         #"{"type":"Feature","properties":{},"geometry":null,"id":7}"#,
         #"{"type":"Feature","properties":{},"geometry":null,"id":""}"#,
         #"{"type":"Feature","properties":{},"geometry":null,"id":"a","id":"b"}"#,

@@ -5,8 +5,6 @@ struct FeatureBatch: Sendable {
     /// The `QuakeDigest` of each of `quakes`, computed here, by the decoders running in parallel,
     /// rather than by the store.
     var digests: [Int64] = []
-    /// The `FeatureFingerprint` of each of `quakes`, when digests are computed.
-    var fingerprints: [Int64] = []
     /// The features that were skipped, and why.
     var problems: [FeatureProblem] = []
 }
@@ -26,8 +24,8 @@ public struct FeatureProblem: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension FeatureChunk {
-    /// Decodes every feature of the chunk, with their digests and fingerprints unless told not to;
-    /// fails, with a `JSONSyntaxError`, only when the chunk is not valid JSON.
+    /// Decodes every feature of the chunk, with their digests unless told not to; fails, with a
+    /// `JSONSyntaxError`, only when the chunk is not valid JSON.
     func decode(digests: Bool = true) throws -> FeatureBatch {
         var batch = FeatureBatch()
         batch.quakes.reserveCapacity(elements.count)
@@ -35,10 +33,7 @@ extension FeatureChunk {
             switch try decode(element: element, digest: digests) {
             case let .usable(decoded):
                 batch.quakes.append(decoded.quake)
-                if digests {
-                    batch.digests.append(decoded.digest)
-                    batch.fingerprints.append(decoded.fingerprint ?? 0)
-                }
+                if digests { batch.digests.append(decoded.digest) }
             case let .unusable(problem):
                 batch.problems.append(problem)
             }

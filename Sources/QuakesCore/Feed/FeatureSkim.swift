@@ -33,6 +33,7 @@ package struct FeatureSkim: Sendable, Equatable {
             guard scanner.peek() == .openBrace, try scanner.beginObject() else { return nil }
             var id: String?
             var ids: String?
+            var hasProperties = false
             var generated: Int64?
             repeat {
                 // The members the decoder matches, matched as it does (`FeatureDecoder.decodeFeature`).
@@ -41,7 +42,8 @@ package struct FeatureSkim: Sendable, Equatable {
                     guard id == nil, scanner.peek() == .quote else { return nil }
                     id = scanner.string(try scanner.scanString())
                 } else if scanner.matches(key, "properties") {
-                    guard ids == nil, scanner.peek() == .openBrace else { return nil }
+                    guard !hasProperties, scanner.peek() == .openBrace else { return nil }
+                    hasProperties = true
                     ids = try skimProperties(&scanner)
                 } else if scanner.matches(key, "generated"), let byte = scanner.peek(), byte == .minus || byte.isDigit {
                     generated = scanner.integer(try scanner.scanNumber())
