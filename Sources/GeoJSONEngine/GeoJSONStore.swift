@@ -70,7 +70,13 @@ actor GeoJSONStore: QuakeWriting {
             if let change = entry.change { commit.add(1, of: change) }
         }
         file.events = identities.events
-        file.owners = identities.owners
+        // The file keeps no fingerprints (a re-ingest decodes every feature): one learnt in this
+        // ingest is no change of the file.
+        file.owners = identities.owners.mapValues { owner in
+            var kept = owner
+            kept.fingerprint = nil
+            return kept
+        }
         if commit.inserted + commit.updated + commit.deleted > 0 {
             file.lastToken += 1
             commit.token = file.lastToken
