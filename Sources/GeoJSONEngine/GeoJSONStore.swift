@@ -52,10 +52,13 @@ actor GeoJSONStore: QuakeWriting {
         return turns.begin((author, source))
     }
 
-    func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError) -> IngestCounts {
+    func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         _ = try turns.context(of: ticket, in: path)
-        let changed = identities.apply(quakes, digests: digests)
-        return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+        do {
+            return try identities.apply(batch)
+        } catch {
+            throw StoreError(path: path, error)
+        }
     }
 
     func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError) -> StoreCommit {
@@ -67,7 +70,13 @@ actor GeoJSONStore: QuakeWriting {
             if let change = entry.change { commit.add(1, of: change) }
         }
         file.events = identities.events
-        file.owners = identities.owners
+        // The file keeps no fingerprints (a re-ingest decodes every feature): one learnt in this
+        // ingest is no change of the file.
+        file.owners = identities.owners.mapValues { owner in
+            var kept = owner
+            kept.fingerprint = nil
+            return kept
+        }
         if commit.inserted + commit.updated + commit.deleted > 0 {
             file.lastToken += 1
             commit.token = file.lastToken

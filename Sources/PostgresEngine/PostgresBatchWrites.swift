@@ -44,7 +44,7 @@ struct PostgresBatchWrites: IdentityStore {
         try connection.execute(
             """
             CREATE TEMPORARY TABLE IF NOT EXISTS identity_staging AS
-                SELECT id, event, updated, generated, digest, deleted, time FROM identity WITH NO DATA
+                SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity WITH NO DATA
             """)
     }
 
@@ -79,7 +79,8 @@ struct PostgresBatchWrites: IdentityStore {
         guard !ids.isEmpty else { return [:] }
         let result = try connection.executePrepared(
             """
-            SELECT owner.id, owner.event, owner.updated, owner.generated, owner.digest, owner.deleted, owner.time
+            SELECT owner.id, owner.event, owner.updated, owner.generated, owner.digest, owner.deleted, owner.time,
+                owner.fingerprint
             FROM unnest($1::text[]) AS wanted (id)
             CROSS JOIN LATERAL (SELECT * FROM identity WHERE identity.id = wanted.id LIMIT 1) AS owner
             """, [.text(PostgresStatement.arrayLiteral(ids))])
@@ -93,7 +94,8 @@ struct PostgresBatchWrites: IdentityStore {
                 version: EventVersion(
                     updated: result.int64(row: row, column: 2), generated: result.int64(row: row, column: 3),
                     digest: result.int64(row: row, column: 4) ?? 0),
-                isDeletion: result.int64(row: row, column: 5) == 1, time: result.int64(row: row, column: 6) ?? 0)
+                isDeletion: result.int64(row: row, column: 5) == 1, time: result.int64(row: row, column: 6) ?? 0,
+                fingerprint: result.int64(row: row, column: 7))
         }
         return found
     }
@@ -113,6 +115,11 @@ struct PostgresBatchWrites: IdentityStore {
         } else {
             events[id] = .setFeedTime(generated)
         }
+    }
+
+    mutating func refreshFeedTime(_ owner: IdentityOwner, of ids: [String]) {
+        setOwner(owner, of: ids)
+        setFeedTime(owner.version.generated, ofEvent: owner.event)
     }
 
     mutating func deleteEvent(_ id: String) {
@@ -145,11 +152,11 @@ struct PostgresBatchWrites: IdentityStore {
                     rows: replaced.lazy.map(Self.identityRow))
                 try connection.execute(
                     """
-                    INSERT INTO identity (id, event, updated, generated, digest, deleted, time)
-                    SELECT id, event, updated, generated, digest, deleted, time FROM identity_staging
+                    INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
+                    SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity_staging
                     ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
                         generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted,
-                        time = excluded.time
+                        time = excluded.time, fingerprint = excluded.fingerprint
                     """)
                 try connection.execute("TRUNCATE identity_staging")
             }
@@ -211,12 +218,12 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     private static func copyIdentity(into table: String) -> String {
-        "COPY \(table) (id, event, updated, generated, digest, deleted, time) FROM STDIN"
+        "COPY \(table) (id, event, updated, generated, digest, deleted, time, fingerprint) FROM STDIN"
     }
 
     /// The types of the columns `copyIdentity` names, in order.
     private static let identityTypes: [PostgresColumnType] = [
-        .text, .text, .bigint, .bigint, .bigint, .integer, .bigint,
+        .text, .text, .bigint, .bigint, .bigint, .integer, .bigint, .bigint,
     ]
 
     private static func identityRow(_ entry: (id: String, owner: IdentityOwner)) -> [PostgresValue?] {
@@ -224,7 +231,7 @@ struct PostgresBatchWrites: IdentityStore {
         return [
             .text(id), .text(owner.event), owner.version.updated.map(PostgresValue.integer),
             owner.version.generated.map(PostgresValue.integer), .integer(owner.version.digest),
-            .integer(owner.isDeletion ? 1 : 0), .integer(owner.time),
+            .integer(owner.isDeletion ? 1 : 0), .integer(owner.time), owner.fingerprint.map(PostgresValue.integer),
         ]
     }
 }

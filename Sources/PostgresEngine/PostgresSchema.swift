@@ -131,6 +131,8 @@ enum PostgresSchema {
         ["ALTER TABLE feed_state ADD COLUMN progress text"],
         // 3: the listing's default order, newest first with ties by id, read from the index.
         ["DROP INDEX quake_time", "CREATE INDEX quake_time ON quake (time DESC, id)"],
+        // 4: the fingerprint of the feature each owning version was decoded from (see SQLite's 6).
+        ["ALTER TABLE identity ADD COLUMN fingerprint bigint"],
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

@@ -49,20 +49,15 @@ public actor PostgresStore: QuakeWriting {
         }
     }
 
-    public func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) throws(StoreError)
-        -> IngestCounts
-    {
+    public func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         let active = try turns.context(of: ticket, in: name)
         do {
             let connection = try connection()
             var writes = PostgresBatchWrites(connection: connection, history: active.history)
-            var owners = try writes.loadOwners(of: IdentityRules.ids(namedBy: quakes))
-            var changed = 0
-            for (quake, digest) in zip(quakes, digests ?? quakes.map(QuakeDigest.of)) {
-                if try IdentityRules.apply(quake, digest: digest, owners: &owners, to: &writes) { changed += 1 }
-            }
+            var owners = try writes.loadOwners(of: batch.namedIDs)
+            let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
             try writes.flush()
-            return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+            return outcome
         } catch {
             throw StoreError(path: name, error)
         }

@@ -11,7 +11,12 @@ struct IngestStatements: IdentityStore {
     private let selectOwners: Statement
     private let upsertOwner: Statement
     private let updateFeedTime: Statement
+    private let refreshOwners: Statement
+    private let refreshEvents: Statement
     private let deleteRow: Statement
+    /// The refreshes of feed time not yet written, all to one feed time: `refreshFeedTime` for a
+    /// whole re-ingest of a newer feed is two statements a batch, not two a feature.
+    private var refreshing: (generated: Int64?, owners: [String], events: [String])?
     /// The batch's changes, spilled into `pending` when the batch has been applied.
     private var ledger = HistoryLedger()
     private let pending: SQLitePendingHistory
@@ -24,16 +29,22 @@ struct IngestStatements: IdentityStore {
         upsert = try connection.statement(Self.upsertSQL)
         selectOwners = try connection.statement(
             """
-            SELECT id, event, updated, generated, digest, deleted, time FROM identity
+            SELECT id, nullif(event, id), updated, generated, digest, deleted, time, fingerprint FROM identity
             WHERE id IN (SELECT value FROM json_each(?1))
             """)
         upsertOwner = try connection.statement(
             """
-            INSERT INTO identity (id, event, updated, generated, digest, deleted, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
-                generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time
+                generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time,
+                fingerprint = excluded.fingerprint
             """)
         updateFeedTime = try connection.statement("UPDATE quake SET generated = ?2 WHERE id = ?1")
+        refreshOwners = try connection.statement(
+            "UPDATE identity SET generated = ?1 WHERE id IN (SELECT value FROM json_each(?2))")
+        refreshEvents = try connection.statement(
+            "UPDATE quake SET generated = ?1 WHERE id IN (SELECT value FROM json_each(?2))")
         deleteRow = try connection.statement("DELETE FROM quake WHERE id = ?1")
     }
 
@@ -42,67 +53,93 @@ struct IngestStatements: IdentityStore {
     ///
     /// The owners of every id the batch names are read up front by one set-based query and kept
     /// current as the batch is written: a statement per feature would cost more than the writes.
-    mutating func apply(_ quakes: [Quake], digests: [Int64]) throws -> Int {
-        let stored = try owners(of: IdentityRules.ids(namedBy: quakes))
+    mutating func apply(_ batch: IngestBatch) throws -> IngestOutcome {
+        let stored = try owners(of: batch.namedIDs)
         var owners = stored
-        var changed = 0
-        for (quake, digest) in zip(quakes, digests) {
-            if try IdentityRules.apply(quake, digest: digest, owners: &owners, to: &self) { changed += 1 }
-        }
+        let outcome = try IdentityRules.apply(batch, owners: &owners, to: &self)
+        try writeRefreshes()
         // Only an id stored before the batch can have changed in an earlier batch of the ingest.
         try ledger.spill(into: pending) { stored[$0] != nil }
-        return changed
+        return outcome
     }
 
     // MARK: - IdentityStore
 
     func owners(of ids: [String]) throws -> [String: IdentityOwner] {
         var owners: [String: IdentityOwner] = [:]
+        owners.reserveCapacity(ids.count)
         try selectOwners.bind(Self.jsonArray(ids), at: 1)
         defer { selectOwners.reset() }
         while try selectOwners.step() {
-            guard let id = selectOwners.string(at: 0), let event = selectOwners.string(at: 1) else { continue }
+            guard let id = selectOwners.string(at: 0) else { continue }
             owners[id] = IdentityOwner(
-                event: event,
+                // Most ids are their own event's: one string for both.
+                event: selectOwners.string(at: 1) ?? id,
                 version: EventVersion(
                     updated: selectOwners.int64(at: 2), generated: selectOwners.int64(at: 3),
                     digest: selectOwners.int64(at: 4) ?? 0),
-                isDeletion: selectOwners.int64(at: 5) == 1, time: selectOwners.int64(at: 6) ?? 0)
+                isDeletion: selectOwners.int64(at: 5) == 1, time: selectOwners.int64(at: 6) ?? 0,
+                fingerprint: selectOwners.int64(at: 7))
         }
         return owners
     }
 
-    func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
+    mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
+        try writeRefreshes()
         try upsertOwner.bind(owner.event, at: 2)
         try upsertOwner.bind(owner.version.updated, at: 3)
         try upsertOwner.bind(owner.version.generated, at: 4)
         try upsertOwner.bind(owner.version.digest, at: 5)
         try upsertOwner.bind(owner.isDeletion ? 1 : 0, at: 6)
         try upsertOwner.bind(owner.time, at: 7)
+        try upsertOwner.bind(owner.fingerprint, at: 8)
         for id in ids {
             try upsertOwner.bind(id, at: 1)
             try upsertOwner.run()
         }
     }
 
-    func writeEvent(_ quake: Quake) throws {
+    mutating func writeEvent(_ quake: Quake) throws {
+        try writeRefreshes()
         try QuakeColumns.bind(quake, to: upsert, arena: arena)
         try upsert.run()
     }
 
-    func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {
+    mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {
+        try writeRefreshes()
         try updateFeedTime.bind(id, at: 1)
         try updateFeedTime.bind(generated, at: 2)
         try updateFeedTime.run()
     }
 
-    func deleteEvent(_ id: String) throws {
+    /// Kept until the batch ends or another write comes (the rules read back no row of the batch:
+    /// they keep the owners they wrote), then written in bulk.
+    mutating func refreshFeedTime(_ owner: IdentityOwner, of ids: [String]) throws {
+        if let refreshing, refreshing.generated != owner.version.generated { try writeRefreshes() }
+        if refreshing == nil { refreshing = (owner.version.generated, [], []) }
+        refreshing!.owners += ids
+        refreshing!.events.append(owner.event)
+    }
+
+    mutating func deleteEvent(_ id: String) throws {
+        try writeRefreshes()
         try deleteRow.bind(id, at: 1)
         try deleteRow.run()
     }
 
     mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
         ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    }
+
+    /// Writes the refreshes of feed time kept so far.
+    private mutating func writeRefreshes() throws {
+        guard let refreshing else { return }
+        self.refreshing = nil
+        for (statement, ids) in [(refreshOwners, refreshing.owners), (refreshEvents, refreshing.events)] {
+            try statement.bind(refreshing.generated, at: 1)
+            try statement.bind(Self.jsonArray(ids), at: 2)
+            try statement.run()
+        }
     }
 
     // MARK: - Statements

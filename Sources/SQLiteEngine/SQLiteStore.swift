@@ -61,19 +61,15 @@ public actor SQLiteStore: QuakeWriting {
         }
     }
 
-    /// Stores a batch of features in the ingest's transaction, by the identity rules, and says how
-    /// many changed an event. `digests` are their `QuakeDigest`s, when the caller computed them
-    /// already (the decoders do, in parallel).
-    public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) throws(StoreError)
-        -> IngestCounts
-    {
+    /// Stores a batch of features in the ingest's transaction, by the identity rules, and says what
+    /// that did.
+    public func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         let active = try turns.context(of: ticket, in: path)
         do {
             let writer = try connection()
             var statements = try IngestStatements(writer, history: active.history, arena: arena)
             defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
-            let changed = try statements.apply(quakes, digests: digests ?? quakes.map(QuakeDigest.of))
-            return IngestCounts(changed: changed, unchanged: quakes.count - changed)
+            return try statements.apply(batch)
         } catch {
             throw StoreError(path: path, error)
         }

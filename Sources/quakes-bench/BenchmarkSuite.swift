@@ -116,6 +116,21 @@ struct BenchmarkSuite {
         }
         results.append(
             Result(name: "re-ingest, \(label) features, all unchanged", summary: Summary(runs: again), items: size))
+        // The same events in a later feed: every row takes the newer feed time (the tie rule), from a
+        // copy of the database each time.
+        let newer = try generate(size, generated: 1_700_000_060_000)
+        let tied = work.appendingPathComponent("tied.sqlite").path
+        let later = try (0..<runs(size)).map { _ in
+            remove(tied)
+            try FileManager.default.copyItem(atPath: database, toPath: tied)
+            return try Runner.measure(
+                [quakes, "fetch", "-q", "--db", tied, "file://" + newer], errors: log("newer-\(label)"))
+        }
+        remove(tied)
+        results.append(
+            Result(
+                name: "re-ingest, \(label) features, unchanged in a newer feed", summary: Summary(runs: later),
+                items: size))
         results.append(
             Result(
                 name: "store alone, \(label) features in memory",
@@ -489,11 +504,14 @@ struct BenchmarkSuite {
     // MARK: - Helpers
 
     /// The generated feed of `size` features, written once and then reused.
-    private func generate(_ size: Int) throws -> String {
-        let path = work.appendingPathComponent("feed-\(size).geojson").path
+    /// The feed of `size` features, written once; with `generated`, the same features in a feed of
+    /// that time.
+    private func generate(_ size: Int, generated: Int64? = nil) throws -> String {
+        let name = generated.map { "feed-\(size)-\($0).geojson" } ?? "feed-\(size).geojson"
+        let path = work.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return path }
         var generator = try FeedGenerator(fixtures: fixtures, seed: 2021)
-        try generator.write(count: size, to: path + ".partial")
+        try generator.write(count: size, generated: generated ?? 1_700_000_000_000, to: path + ".partial")
         try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
         return path
     }

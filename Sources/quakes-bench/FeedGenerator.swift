@@ -38,16 +38,19 @@ struct FeedGenerator {
         random = SplitMix64(seed: seed)
     }
 
-    /// Writes a FeatureCollection of `count` features to `path`. A `repeated` share of them are later
-    /// versions of events already written (the same id, a newer `updated`).
-    mutating func write(count: Int, repeated: Double = 0, to path: String) throws {
+    /// Writes a FeatureCollection of `count` features to `path`, generated at `generated`. A
+    /// `repeated` share of them are later versions of events already written (the same id, a newer
+    /// `updated`).
+    mutating func write(count: Int, repeated: Double = 0, generated: Int64 = 1_700_000_000_000, to path: String)
+        throws
+    {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         var out: [UInt8] = []
         out.reserveCapacity(5 << 20)
         out += Array(
-            "{\"type\":\"FeatureCollection\",\"metadata\":{\"generated\":1700000000000,\"url\":\"generated\",\"title\":\"Generated feed\",\"status\":200,\"api\":\"1.10.3\",\"count\":\(count)},\"features\":["
+            "{\"type\":\"FeatureCollection\",\"metadata\":{\"generated\":\(generated),\"url\":\"generated\",\"title\":\"Generated feed\",\"status\":200,\"api\":\"1.10.3\",\"count\":\(count)},\"features\":["
                 .utf8)
         var recent: [(number: Int, updated: Int64)] = []
         let start: Int64 = 1_577_836_800_000  // 2020-01-01

@@ -29,19 +29,61 @@ extension FeatureChunk {
     func decode(digests: Bool = true) throws -> FeatureBatch {
         var batch = FeatureBatch()
         batch.quakes.reserveCapacity(elements.count)
+        for element in elements.indices {
+            switch try decode(element: element, digest: digests) {
+            case let .usable(decoded):
+                batch.quakes.append(decoded.quake)
+                if digests { batch.digests.append(decoded.digest) }
+            case let .unusable(problem):
+                batch.problems.append(problem)
+            }
+        }
+        return batch
+    }
+
+    /// The features of the chunk for the store: skimmed when `skimming` (those the skim cannot
+    /// stand for decoded at once), else decoded. Fails, with a `JSONSyntaxError`, only when the
+    /// chunk is not valid JSON.
+    func prepare(skimming: Bool) throws -> IngestBatch {
+        var batch = IngestBatch(chunk: skimming ? self : nil)
+        batch.features.reserveCapacity(elements.count)
         try bytes.withUnsafeBytes { buffer in
             for (position, range) in elements.enumerated() {
-                let element = UnsafeRawBufferPointer(rebasing: buffer[range])
-                switch try FeatureDecoder.decode(element, origin: origin + Int64(range.lowerBound)) {
-                case var .quake(quake):
-                    quake.feedGenerated = quake.feedGenerated ?? feedGenerated
-                    batch.quakes.append(quake)
-                    if digests { batch.digests.append(QuakeDigest.of(quake)) }
-                case let .invalid(reason, id):
-                    batch.problems.append(FeatureProblem(index: firstIndex + position, id: id, reason: reason))
+                if skimming,
+                    let skim = FeatureSkim.skim(
+                        UnsafeRawBufferPointer(rebasing: buffer[range]), feedGenerated: feedGenerated)
+                {
+                    batch.features.append(.skimmed(skim, element: position))
+                    continue
+                }
+                switch try decode(element: position, digest: true, in: buffer) {
+                case let .usable(decoded): batch.features.append(.decoded(decoded))
+                case let .unusable(problem): batch.problems.append(problem)
                 }
             }
         }
         return batch
+    }
+
+    /// Decodes the feature `elements[element]`, with its digest and fingerprint when `digest`.
+    func decode(element: Int, digest: Bool) throws -> IngestBatch.Decoding {
+        try bytes.withUnsafeBytes { buffer in try decode(element: element, digest: digest, in: buffer) }
+    }
+
+    private func decode(element: Int, digest: Bool, in buffer: UnsafeRawBufferPointer) throws
+        -> IngestBatch.Decoding
+    {
+        let range = elements[element]
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
+        switch try FeatureDecoder.decode(bytes, origin: origin + Int64(range.lowerBound)) {
+        case var .quake(quake):
+            quake.feedGenerated = quake.feedGenerated ?? feedGenerated
+            return .usable(
+                IngestBatch.DecodedFeature(
+                    quake: quake, digest: digest ? QuakeDigest.of(quake) : 0,
+                    fingerprint: digest ? FeatureFingerprint.of(bytes) : nil))
+        case let .invalid(reason, id):
+            return .unusable(FeatureProblem(index: firstIndex + element, id: id, reason: reason))
+        }
     }
 }

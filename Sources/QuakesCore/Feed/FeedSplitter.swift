@@ -57,6 +57,12 @@ struct FeedSplitter {
                 index = scanString(base, from: index, count: count)
                 continue
             }
+            if depth > 2 {
+                // Inside a feature (or deep in the outline) only strings and brackets matter: the
+                // bytes between them change nothing here.
+                index = ByteRuns.quoteOrBracket(base, from: index, count: count)
+                guard index < count else { break }
+            }
             let byte = base[index]
             switch byte {
             case .space, .tab, .newline, .carriageReturn:
@@ -151,7 +157,7 @@ struct FeedSplitter {
             return index + 1
         }
         let start = index
-        while index < count, base[index] != .quote, base[index] != .backslash { index += 1 }
+        index = ByteRuns.quoteOrBackslash(base, from: index, count: count)
         if depth == 1 {
             for byte in UnsafeBufferPointer(start: base + start, count: index - start) { noteKeyByte(byte) }
         }

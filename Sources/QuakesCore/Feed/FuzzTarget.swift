@@ -16,6 +16,7 @@ package func decodeAsAFetchWould(_ bytes: UnsafeRawBufferPointer) {
         let outline = try splitter.finish()
         if let remaining = outline.remainingFeatures { chunks.append(remaining) }
         for chunk in chunks {
+            checkSkimmed(chunk)
             let batch = try chunk.decode()
             for quake in batch.quakes { checkDecoded(quake) }
         }
@@ -23,6 +24,38 @@ package func decodeAsAFetchWould(_ bytes: UnsafeRawBufferPointer) {
         // A malformed document: rejected, as it should be.
     } catch {
         fatalError("unexpected error \(error)")
+    }
+}
+
+/// What a re-ingest's skim of a chunk must agree on with decoding it: the same syntax error, and
+/// for every feature it skims, valid JSON with the ids, feed time and fingerprint the decoder reads.
+func checkSkimmed(_ chunk: FeatureChunk) {
+    let decoded = Result { try chunk.decode() }
+    let skimmed = Result { try chunk.prepare(skimming: true) }
+    switch (decoded, skimmed) {
+    case let (.failure(error as JSONSyntaxError), .failure(skimError as JSONSyntaxError)):
+        precondition(error == skimError, "skimming fails with \(skimError), decoding with \(error)")
+    case let (.success(batch), .success(skimmedBatch)):
+        var usable = skimmedBatch.quakes.count
+        for feature in skimmedBatch.features {
+            guard case let .skimmed(skim, element) = feature else { continue }
+            let decoding: IngestBatch.Decoding
+            do {
+                decoding = try skimmedBatch.decode(element: element)
+            } catch {
+                fatalError("a skimmed feature does not decode: \(error)")
+            }
+            guard case let .usable(decoded) = decoding else { continue }
+            usable += 1
+            precondition(skim.id == decoded.quake.id, "the skim reads id \(skim.id), not \(decoded.quake.id)")
+            precondition(skim.otherIDs == decoded.quake.otherIDs, "the skim reads other ids \(skim.otherIDs)")
+            precondition(skim.generated == decoded.quake.feedGenerated, "the skim reads another feed time")
+            precondition(skim.fingerprint == decoded.fingerprint, "the skim fingerprints other bytes")
+        }
+        precondition(
+            usable == batch.quakes.count, "skimming finds \(usable) usable features, decoding \(batch.quakes.count)")
+    default:
+        fatalError("skimming gives \(skimmed), decoding \(decoded)")
     }
 }
 

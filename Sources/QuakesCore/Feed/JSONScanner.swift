@@ -133,6 +133,7 @@ struct JSONScanner {
         var index = position + 1
         var hasEscapes = false
         while true {
+            index = ByteRuns.plainStringEnd(bytes, from: index, count: count)
             guard index < count else { throw error("unterminated string", at: opening) }
             let byte = bytes[index]
             if byte == .quote { break }
@@ -476,6 +477,19 @@ struct JSONScanner {
 
     /// Skips one value of any kind, checking it.
     mutating func skipValue() throws(JSONSyntaxError) {
+        // A string, number or literal (most values skipped) directly, as `copyValue` would read it.
+        skipWhitespace()
+        if position < count {
+            switch bytes[position] {
+            case .quote: _ = try scanString()
+            case .minus, .zero...UInt8(ascii: "9"): _ = try scanNumber()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): try scanLiteral()
+            default:
+                var discarded = DiscardedBytes()
+                try copyValue(into: &discarded)
+            }
+            return
+        }
         var discarded = DiscardedBytes()
         try copyValue(into: &discarded)
     }

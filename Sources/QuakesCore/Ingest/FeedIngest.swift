@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What ingesting one source did.
 public struct IngestReport: Sendable {
@@ -185,11 +186,17 @@ struct FeedIngest {
     }
 
     /// Decodes chunks from `channel` on up to `decodersInFlight` tasks and stores them in order.
+    ///
+    /// While most features are versions the store holds already (a re-ingest), the decoders only
+    /// skim them and the store decodes the few it does not hold; while most are not (a first
+    /// ingest), they decode them all, in parallel. Which it is is learnt from each stored batch
+    /// (`BatchWriter.skimming`), so a wrong guess costs a few chunks. A selection needs every
+    /// quake, so it never skims.
     private func decodeAndStore(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
-        try await withThrowingTaskGroup(of: (Int, FeatureBatch).self) { decoders in
+        try await withThrowingTaskGroup(of: (Int, IngestBatch).self) { decoders in
             var submitted = 0
             var stored = 0
-            var decoded: [Int: FeatureBatch] = [:]
+            var decoded: [Int: IngestBatch] = [:]
             var inputEnded = false
             while true {
                 try Task.checkCancellation()
@@ -199,7 +206,8 @@ struct FeedIngest {
                         break
                     }
                     let position = submitted
-                    decoders.addTask { (position, try chunk.decode()) }
+                    let skimming = writer.skimming.load(ordering: .relaxed)
+                    decoders.addTask { (position, try chunk.prepare(skimming: skimming)) }
                     submitted += 1
                 }
                 guard stored < submitted else { return }
@@ -253,6 +261,10 @@ private final class BatchWriter {
     let selection: (@Sendable ([Quake]) async throws -> [Bool])?
     let collectsIDs: Bool
     var report: IngestReport
+    /// Whether the decoders should skim the next chunks rather than decode them: true while the
+    /// store recognises most features of a batch. Starts true, as a re-ingest is the common case of
+    /// a feed that is followed; the first batches of a first ingest are decoded by the store.
+    let skimming: Atomic<Bool>
     private var ticket: IngestTicket?
 
     init(
@@ -266,16 +278,16 @@ private final class BatchWriter {
         self.selection = selection
         self.collectsIDs = collectsIDs
         report = IngestReport(source: source, url: source.url)
+        skimming = Atomic(selection == nil && !collectsIDs)
     }
 
-    func write(_ batch: FeatureBatch) async throws {
+    func write(_ batch: IngestBatch) async throws {
         var batch = batch
         if let selection {
+            // Never skimmed (`skimming`): every feature is decoded.
             let selected = try await selection(batch.quakes)
-            let kept = batch.quakes.indices.filter { selected[$0] }
-            report.leftOut += batch.quakes.count - kept.count
-            batch.quakes = kept.map { batch.quakes[$0] }
-            batch.digests = kept.map { batch.digests[$0] }
+            report.leftOut += selected.count - selected.count { $0 }
+            batch.features = zip(batch.features, selected).filter(\.1).map(\.0)
         }
         if collectsIDs {
             for quake in batch.quakes {
@@ -284,9 +296,15 @@ private final class BatchWriter {
             }
         }
         if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
-        report.counts += try await store.ingest(batch.quakes, digests: batch.digests, for: ticket!)
-        report.skipped += batch.problems.count
-        report.problems += batch.problems.prefix(max(0, FeedIngest.problemsReported - report.problems.count))
+        let outcome = try await store.ingest(batch, for: ticket!)
+        report.counts += outcome.counts
+        if selection == nil, !collectsIDs {
+            skimming.store(outcome.recognised * 2 >= batch.features.count, ordering: .relaxed)
+        }
+        // The features the decoders found unusable and those the store did come in document order.
+        let problems = (batch.problems + outcome.problems).sorted { $0.index < $1.index }
+        report.skipped += problems.count
+        report.problems += problems.prefix(max(0, FeedIngest.problemsReported - report.problems.count))
         progress?.stored(report.features)
     }
 

@@ -29,12 +29,17 @@ package struct IdentityOwner: Equatable, Sendable {
     package var isDeletion: Bool
     /// The event's time, by which `prune` forgets old ids.
     package var time: Int64
+    /// The `FeatureFingerprint` of the feature the version was decoded from, when it came from a
+    /// feed: a feature with the same bytes is this very version, known without decoding it. Not
+    /// part of what the rules decide, only of how fast they do it.
+    package var fingerprint: Int64?
 
-    package init(event: String, version: EventVersion, isDeletion: Bool, time: Int64) {
+    package init(event: String, version: EventVersion, isDeletion: Bool, time: Int64, fingerprint: Int64? = nil) {
         self.event = event
         self.version = version
         self.isDeletion = isDeletion
         self.time = time
+        self.fingerprint = fingerprint
     }
 
     /// True when this version owns `id` as its own: the event stored under `id`, or, for a
@@ -47,6 +52,13 @@ package struct IdentityOwner: Equatable, Sendable {
     /// own id, remembered so that an older copy never brings the event back.
     package func isTombstone(of id: String) -> Bool {
         isDeletion && isOwnVersion(of: id)
+    }
+
+    /// True when `other` is the same version of the same event as this, but for the feed time
+    /// (and the fingerprint) it came with.
+    func differsOnlyInFeedTime(from other: IdentityOwner) -> Bool {
+        event == other.event && version.updated == other.version.updated && version.digest == other.version.digest
+            && isDeletion == other.isDeletion && time == other.time
     }
 }
 
@@ -61,6 +73,11 @@ package protocol IdentityStore {
     mutating func writeEvent(_ quake: Quake) throws
     /// Sets the feed time of the event stored under `id`, whose data did not change.
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws
+    /// The version that owns `ids` came again, from a later feed: each takes `owner`, which differs
+    /// from what it holds only by its feed time, and so does the event stored under `owner.event`.
+    /// What a re-ingest of a newer feed with unchanged events does to every feature, which a store
+    /// may write in bulk when the batch ends.
+    mutating func refreshFeedTime(_ owner: IdentityOwner, of ids: [String]) throws
     mutating func deleteEvent(_ id: String) throws
     /// Notes a change of the event stored under `id`: whether it existed before and remains after,
     /// and the event it was merged into when another took its id.
@@ -77,66 +94,141 @@ package protocol IdentityStore {
 /// named it, which is a maximum, and a maximum does not care about order. A version that takes an
 /// id stored as an event of its own absorbs that event (merged into it, in the history).
 package enum IdentityRules {
-    /// Every id the features of a batch name: those whose owners an engine reads, in one query,
-    /// before it applies the batch.
-    package static func ids(namedBy quakes: [Quake]) -> [String] {
-        var ids: [String] = []
-        ids.reserveCapacity(quakes.count)
-        for quake in quakes {
-            ids.append(quake.id)
-            ids += quake.otherIDs
+    /// Applies a batch of features, in order, to the store; `owners` holds the owners of every id
+    /// the batch names (`IngestBatch.namedIDs`), and is kept current.
+    ///
+    /// A skimmed feature whose fingerprint is that of the version owning its id is that version,
+    /// come again: its digest is the owner's, so the rules run on it undecoded, and as the stored
+    /// version is its own, they can only leave it be or give it a later feed time, never write
+    /// its data. Any other skimmed feature is decoded here first.
+    package static func apply(
+        _ batch: IngestBatch, owners: inout [String: IdentityOwner], to store: inout some IdentityStore
+    ) throws -> IngestOutcome {
+        var outcome = IngestOutcome()
+        for feature in batch.features {
+            var decoded: IngestBatch.DecodedFeature
+            switch feature {
+            case let .decoded(feature):
+                decoded = feature
+            case let .skimmed(skim, element):
+                if let stored = owners[skim.id], stored.isOwnVersion(of: skim.id), !stored.isDeletion,
+                    stored.fingerprint == skim.fingerprint
+                {
+                    outcome.recognised += 1
+                    if skim.otherIDs.isEmpty, stored.version.generated == skim.generated {
+                        // The very version stored, from a feed of the same time, naming no other id:
+                        // the rules would find it no newer than what they hold, and leave it be.
+                        outcome.counts.unchanged += 1
+                        continue
+                    }
+                    let incoming = IdentityOwner(
+                        event: skim.id,
+                        version: EventVersion(
+                            updated: stored.version.updated, generated: skim.generated, digest: stored.version.digest),
+                        isDeletion: false, time: stored.time, fingerprint: skim.fingerprint)
+                    let changed = try apply(incoming, naming: skim.namedIDs, quake: nil, owners: &owners, to: &store)
+                    outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
+                    continue
+                }
+                switch try batch.decode(element: element) {
+                case let .usable(feature): decoded = feature
+                case let .unusable(problem):
+                    outcome.problems.append(problem)
+                    continue
+                }
+            }
+            if let fingerprint = decoded.fingerprint, owners[decoded.quake.id]?.fingerprint == fingerprint {
+                outcome.recognised += 1
+            }
+            let changed = try apply(
+                decoded.quake, digest: decoded.digest, fingerprint: decoded.fingerprint, owners: &owners, to: &store)
+            outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
         }
-        return ids
+        return outcome
     }
 
-    /// Applies one feature, `digest` its `QuakeDigest`, to the store; `owners` holds the owners of
-    /// every id the feature names, and is kept current. Returns true when an event was inserted,
-    /// changed or removed.
+    /// Applies one feature, `digest` its `QuakeDigest` and `fingerprint` that of its bytes, to the
+    /// store; `owners` holds the owners of every id the feature names, and is kept current.
+    /// Returns true when an event was inserted, changed or removed.
     package static func apply(
-        _ quake: Quake, digest: Int64, owners: inout [String: IdentityOwner],
+        _ quake: Quake, digest: Int64, fingerprint: Int64? = nil, owners: inout [String: IdentityOwner],
         to store: inout some IdentityStore
     ) throws -> Bool {
         let incoming = IdentityOwner(
             event: quake.id,
             version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: digest),
-            isDeletion: quake.isDeleted, time: quake.time)
+            isDeletion: quake.isDeleted, time: quake.time, fingerprint: fingerprint)
         var named = [quake.id]
         for id in quake.otherIDs where !named.contains(id) { named.append(id) }
+        return try apply(incoming, naming: named, quake: quake, owners: &owners, to: &store)
+    }
+
+    /// Applies the version `incoming`, which names the ids `named` (its own first), to the store.
+    /// `quake` is its data, nil only when the stored event is this version already (same digest),
+    /// which the rules then never write.
+    private static func apply(
+        _ incoming: IdentityOwner, naming named: [String], quake: Quake?, owners: inout [String: IdentityOwner],
+        to store: inout some IdentityStore
+    ) throws -> Bool {
+        let ownID = incoming.event
         var won: [(id: String, previous: IdentityOwner?)] = []
         for id in named {
             let previous = owners[id]
             if let previous, previous.version >= incoming.version { continue }
             won.append((id, previous))
         }
-        guard !won.isEmpty else { return false }
+        guard !won.isEmpty else {
+            // The very version stored, from a feed of the same time: only a fingerprint the stored
+            // version lacks (a row older than fingerprints) is worth writing, for the next re-ingest.
+            if let fingerprint = incoming.fingerprint, let stored = owners[ownID], stored.fingerprint != fingerprint,
+                stored.version == incoming.version, stored.differsOnlyInFeedTime(from: incoming)
+            {
+                try store.setOwner(incoming, of: [ownID])
+                owners[ownID] = incoming
+            }
+            return false
+        }
+        // The same data from a later feed, every id it names held by the stored version: the rows
+        // remember the newest feed that carried it (below, one feature at a time; here, in bulk).
+        if let own = won.first, own.id == ownID, let stored = own.previous, stored.isOwnVersion(of: ownID),
+            !stored.isDeletion, stored.fingerprint == incoming.fingerprint,
+            won.allSatisfy({ $0.previous?.differsOnlyInFeedTime(from: incoming) == true })
+        {
+            try store.refreshFeedTime(incoming, of: won.map(\.id))
+            for (id, _) in won { owners[id] = incoming }
+            return false
+        }
         try store.setOwner(incoming, of: won.map(\.id))
         for (id, _) in won { owners[id] = incoming }
 
         var changed = false
-        if let own = won.first(where: { $0.id == quake.id }) {
-            let stored = own.previous.map { $0.isOwnVersion(of: quake.id) && !$0.isDeletion } ?? false
+        if let own = won.first(where: { $0.id == ownID }) {
+            let stored = own.previous.map { $0.isOwnVersion(of: ownID) && !$0.isDeletion } ?? false
             if incoming.isDeletion {
                 if stored {
-                    try store.deleteEvent(quake.id)
-                    try store.recordChange(quake.id, existed: true, remains: false, mergedInto: nil)
+                    try store.deleteEvent(ownID)
+                    try store.recordChange(ownID, existed: true, remains: false, mergedInto: nil)
                     changed = true
                 }
-            } else if stored, own.previous?.version.digest == digest {
+            } else if stored, own.previous?.version.digest == incoming.version.digest {
                 // The same data from a later feed: the row remembers the newest feed that carried it.
-                try store.setFeedTime(quake.feedGenerated, ofEvent: quake.id)
+                try store.setFeedTime(incoming.version.generated, ofEvent: ownID)
             } else {
+                // Only a version whose data is stored already comes without it (`apply(_:owners:to:)`),
+                // and that one took the branch above.
+                guard let quake else { preconditionFailure("a version to write without its data") }
                 try store.writeEvent(quake)
-                try store.recordChange(quake.id, existed: stored, remains: true, mergedInto: nil)
+                try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil)
                 changed = true
             }
         }
         // Events stored under the other ids it took are this event now: absorbed by the stored event
         // its id leads to, or, for a deletion, deleted with it.
         let absorbed = won.filter { id, previous in
-            id != quake.id && previous.map { $0.isOwnVersion(of: id) && !$0.isDeletion } == true
+            id != ownID && previous.map { $0.isOwnVersion(of: id) && !$0.isDeletion } == true
         }
         guard !absorbed.isEmpty else { return changed }
-        let survivor = incoming.isDeletion ? nil : try storedEvent(named: quake.id, owners: &owners, store: store)
+        let survivor = incoming.isDeletion ? nil : try storedEvent(named: ownID, owners: &owners, store: store)
         for (id, _) in absorbed {
             try store.deleteEvent(id)
             try store.recordChange(id, existed: true, remains: false, mergedInto: survivor)

@@ -18,16 +18,15 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
     /// when the caller computed them already; returns how many changed an event.
     @discardableResult
     package mutating func apply(_ quakes: [Quake], digests: [Int64]? = nil) -> Int {
-        var current = owners(of: IdentityRules.ids(namedBy: quakes))
-        var changed = 0
-        for (index, quake) in quakes.enumerated() {
-            let digest = digests?[index] ?? QuakeDigest.of(quake)
-            // Nothing here throws: the store's methods only change dictionaries.
-            if (try? IdentityRules.apply(quake, digest: digest, owners: &current, to: &self)) == true {
-                changed += 1
-            }
-        }
-        return changed
+        // Nothing here throws: the batch holds no skimmed feature to decode, and the store's
+        // methods only change dictionaries.
+        (try? apply(IngestBatch(quakes, digests: digests)))?.counts.changed ?? 0
+    }
+
+    /// Applies a batch, as a fetch does; throws only when decoding a skimmed feature does.
+    package mutating func apply(_ batch: IngestBatch) throws -> IngestOutcome {
+        var current = owners(of: batch.namedIDs)
+        return try IdentityRules.apply(batch, owners: &current, to: &self)
     }
 
     /// Deleted events that are remembered: ids owned by their own deletion.
@@ -60,6 +59,11 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
 
     package mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) {
         events[id]?.feedGenerated = generated
+    }
+
+    package mutating func refreshFeedTime(_ owner: IdentityOwner, of ids: [String]) {
+        setOwner(owner, of: ids)
+        setFeedTime(owner.version.generated, ofEvent: owner.event)
     }
 
     package mutating func deleteEvent(_ id: String) {

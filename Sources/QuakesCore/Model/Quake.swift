@@ -91,6 +91,11 @@ public struct Quake: Sendable, Hashable {
 
     /// The ids in `ids` other than `id`; for the usual `,id,`, found empty without splitting.
     package var otherIDs: [String] {
+        Self.otherIDs(in: ids, besides: id)
+    }
+
+    /// The ids in the `ids` list `ids` other than `id` (what `otherIDs` is, for a feature not decoded).
+    package static func otherIDs(in ids: String?, besides id: String) -> [String] {
         guard var ids else { return [] }
         var id = id
         let onlyOwn = ids.withUTF8 { list in

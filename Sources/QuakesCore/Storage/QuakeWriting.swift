@@ -3,7 +3,7 @@
 ///
 /// An engine is an actor that owns its database's writes and keeps its blocking calls off the
 /// cooperative pool. A fetch of one source is one transaction: `beginIngest` waits until no other
-/// ingest of this writer is open, `ingest(_:digests:for:)` applies batches in order by
+/// ingest of this writer is open, `ingest(_:for:)` applies batches in order by
 /// `IdentityRules` (the one implementation every engine uses), and `commit` or `rollback` ends it.
 public protocol QuakeWriting: Actor {
     /// Connects, creates or upgrades the schema, so that a fetch fails early when it cannot write.
@@ -13,10 +13,10 @@ public protocol QuakeWriting: Actor {
     /// history under `author` and `source`.
     func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket
 
-    /// Stores a batch of features in the ingest's transaction and says how many changed an event;
-    /// `digests` are their `QuakeDigest`s when the caller computed them already.
-    func ingest(_ quakes: [Quake], digests: [Int64]?, for ticket: IngestTicket) async throws(StoreError)
-        -> IngestCounts
+    /// Stores a batch of features in the ingest's transaction with `IdentityRules.apply(_:owners:to:)`,
+    /// which decodes those of its skimmed features that are not the version stored, and says what
+    /// that did.
+    func ingest(_ batch: IngestBatch, for ticket: IngestTicket) async throws(StoreError) -> IngestOutcome
 
     /// Makes the ingest permanent: closes its history transaction at `timestamp` (none when nothing
     /// changed), saves `feedState` for the next conditional request, and commits.
@@ -39,9 +39,12 @@ public protocol QuakeWriting: Actor {
 }
 
 extension QuakeWriting {
-    /// Stores a batch of features whose digests are not known yet.
-    public func ingest(_ quakes: [Quake], for ticket: IngestTicket) async throws(StoreError) -> IngestCounts {
-        try await ingest(quakes, digests: nil, for: ticket)
+    /// Stores a batch of decoded features and says how many changed an event; `digests` are their
+    /// `QuakeDigest`s when the caller computed them already.
+    public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) async throws(StoreError)
+        -> IngestCounts
+    {
+        try await ingest(IngestBatch(quakes, digests: digests), for: ticket).counts
     }
 }
 

@@ -1,0 +1,97 @@
+/// One batch of a feed's features on its way to the store, in document order: each decoded, or
+/// only skimmed when the store likely holds that very version already (a re-ingest).
+///
+/// A skimmed feature keeps where it lies in its chunk, so the store decodes it after all when its
+/// fingerprint turns out not to be the stored version's (`IdentityRules.apply(_:owners:to:)`): the
+/// skim is only ever a shortcut, never a guess.
+public struct IngestBatch: Sendable {
+    /// A feature of the batch.
+    package enum Feature: Sendable {
+        case decoded(DecodedFeature)
+        /// Checked as JSON and skimmed; `element` is its index among the chunk's features.
+        case skimmed(FeatureSkim, element: Int)
+    }
+
+    /// A usable feature, decoded.
+    package struct DecodedFeature: Sendable {
+        package var quake: Quake
+        /// Its `QuakeDigest`.
+        package var digest: Int64
+        /// The `FeatureFingerprint` of the bytes it came from, when it came from a feed.
+        package var fingerprint: Int64?
+
+        package init(quake: Quake, digest: Int64, fingerprint: Int64?) {
+            self.quake = quake
+            self.digest = digest
+            self.fingerprint = fingerprint
+        }
+    }
+
+    /// What decoding one feature gives.
+    package enum Decoding: Sendable {
+        case usable(DecodedFeature)
+        case unusable(FeatureProblem)
+    }
+
+    package var features: [Feature] = []
+    /// The features the decoders found unusable.
+    package var problems: [FeatureProblem] = []
+    /// The chunk the skimmed features are in.
+    private var chunk: FeatureChunk?
+
+    /// A batch of decoded quakes, `digests` their `QuakeDigest`s when the caller computed them.
+    package init(_ quakes: [Quake], digests: [Int64]? = nil) {
+        features = quakes.indices.map { index in
+            .decoded(
+                DecodedFeature(
+                    quake: quakes[index], digest: digests?[index] ?? QuakeDigest.of(quakes[index]), fingerprint: nil))
+        }
+    }
+
+    init(chunk: FeatureChunk?) {
+        self.chunk = chunk
+    }
+
+    /// The decoded features' quakes.
+    package var quakes: [Quake] {
+        features.compactMap { feature in
+            if case let .decoded(decoded) = feature { decoded.quake } else { nil }
+        }
+    }
+
+    /// Every id the features name, their own and their `ids`: those whose owners an engine reads,
+    /// in one query, before it applies the batch.
+    package var namedIDs: [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(features.count)
+        for feature in features {
+            switch feature {
+            case let .decoded(decoded):
+                ids.append(decoded.quake.id)
+                ids += decoded.quake.otherIDs
+            case let .skimmed(skim, _):
+                ids.append(skim.id)
+                ids += skim.otherIDs
+            }
+        }
+        return ids
+    }
+
+    /// Decodes a skimmed feature: what the decoders would have made of it.
+    package func decode(element: Int) throws -> Decoding {
+        guard let chunk else { preconditionFailure("a skimmed feature without its chunk") }
+        return try chunk.decode(element: element, digest: true)
+    }
+}
+
+/// What storing a batch did.
+public struct IngestOutcome: Sendable, Equatable {
+    public var counts = IngestCounts()
+    /// Skimmed features that decoding found unusable.
+    public var problems: [FeatureProblem] = []
+    /// Features that were the very version the store held (their fingerprint matched): how the
+    /// ingest sees that skimming will pay.
+    public var recognised = 0
+
+    public init() {}
+}
