@@ -15,6 +15,10 @@ enum SuiteMode {
     /// times): the heaviest tests take smaller inputs and fewer rounds, which still run every path.
     static var isSanitized: Bool { sanitizer != nil }
 
+    /// True under ThreadSanitizer, which finds races between threads: a test whose work runs on one
+    /// thread gains nothing there and pays the slowdown, so it is left to the other runs.
+    static var isThreadSanitized: Bool { sanitizer == "thread" }
+
     /// `normal`, `long` in the long mode, or `sanitized` under a sanitizer.
     static func rounds(_ normal: Int, long: Int, sanitized: Int) -> Int {
         isLong ? long : (isSanitized ? sanitized : normal)
