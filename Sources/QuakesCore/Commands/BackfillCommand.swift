@@ -2,8 +2,10 @@
 /// beyond the summary feeds' 30 days, from the FDSN event service, in windows the service can
 /// answer whole.
 struct BackfillCommand: Command {
+    static let name = "backfill"
+
     static let help = CommandHelp(
-        commandName: "quakes backfill",
+        commandName: "quakes " + name,
         abstract: "Store the events of a past time range from the FDSN event service (USGS ComCat).",
         discussion: """
             Asks the service for the events from --since to --until (or to when the backfill first \

@@ -2,8 +2,10 @@
 /// chart in the terminal; with `--by magnitude --cumulative`, the magnitude–frequency distribution
 /// and its b-value.
 struct ChartCommand: Command {
+    static let name = "chart"
+
     static let help = CommandHelp(
-        commandName: "quakes chart",
+        commandName: "quakes " + name,
         abstract: "Draw how many events match, by time, magnitude or depth, as a bar chart.",
         discussion: """
             Counts the events of the same query as 'list' in buckets (empty ones included: a gap in \

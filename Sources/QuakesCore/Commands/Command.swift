@@ -3,6 +3,9 @@
 /// Parsing is kept apart from running, and building a message from ending the process, so every
 /// command can be tested in-process: only the executable's `main` calls `exit`.
 protocol Command: Sendable {
+    /// The word that runs the command: `fetch`. Its own constant, not read from the help, so that
+    /// finding the command builds no other command's help.
+    static var name: String { get }
     /// The command's name, options and help text.
     static var help: CommandHelp { get }
     /// Reads and checks the arguments.
@@ -18,10 +21,5 @@ protocol Command: Sendable {
 extension Command {
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
         nil
-    }
-
-    /// The word that runs the command: `fetch`.
-    static var name: String {
-        help.commandName.split(separator: " ").last.map(String.init) ?? ""
     }
 }

@@ -1,8 +1,10 @@
 /// `quakes completions SHELL`: prints the completion script for bash, zsh or fish, made from the
 /// commands' definitions, so that `make install` and users loading it by hand get the same script.
 struct CompletionsCommand: Command {
+    static let name = "completions"
+
     static let help = CommandHelp(
-        commandName: "quakes completions",
+        commandName: "quakes " + name,
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
             Load it by hand with 'source <(quakes completions bash)' (bash), 'source <(quakes \

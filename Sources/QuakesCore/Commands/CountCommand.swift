@@ -1,7 +1,9 @@
 /// `quakes count [FILTERS] [--section KEY]`: how many events match, counted by the database.
 struct CountCommand: Command {
+    static let name = "count"
+
     static let help = CommandHelp(
-        commandName: "quakes count",
+        commandName: "quakes " + name,
         abstract: "Count the stored events that match the filters.",
         discussion: """
             Prints one integer. With --section, the count of every non-empty section instead, in the \

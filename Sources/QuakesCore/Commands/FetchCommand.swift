@@ -3,8 +3,10 @@ import Foundation
 /// `quakes fetch [SOURCE ...]`: downloads feeds and upserts them into the database, each source in
 /// one transaction, several sources at once; made to run from cron.
 struct FetchCommand: Command {
+    static let name = "fetch"
+
     static let help = CommandHelp(
-        commandName: "quakes fetch",
+        commandName: "quakes " + name,
         abstract: "Download USGS earthquake feeds and store them in the database.",
         discussion: """
             Each source is stored in one transaction: all of it or, on any error, none of it. Events \

@@ -1,8 +1,10 @@
 /// `quakes history`: the persistent history, a transaction log with tokens and authors, for scripts
 /// that want to know what changed since they last looked.
 struct HistoryCommand: Command {
+    static let name = "history"
+
     static let help = CommandHelp(
-        commandName: "quakes history",
+        commandName: "quakes " + name,
         abstract: "List the transactions that changed the database, and what they changed.",
         discussion: """
             Every fetch or prune that changes the store records one transaction with a strictly \

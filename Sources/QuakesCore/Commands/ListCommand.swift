@@ -1,8 +1,10 @@
 /// `quakes list [FILTERS] [--sort SPEC] [--section KEY] [--limit N] [--format FORMAT]`: the events
 /// that match, sorted and sectioned, streamed as they are read.
 struct ListCommand: Command {
+    static let name = "list"
+
     static let help = CommandHelp(
-        commandName: "quakes list",
+        commandName: "quakes " + name,
         abstract: "List the stored events that match the filters, sorted and in sections.",
         discussion: """
             Sort keys: time (newest first), magnitude (highest first), significance (highest first), \

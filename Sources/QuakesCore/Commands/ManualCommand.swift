@@ -1,8 +1,10 @@
 /// `quakes manual`: prints the manual page, made from the commands' definitions, for `man` to
 /// show (`quakes manual | man -l -`) and for `make install` to put in `share/man/man1`.
 struct ManualCommand: Command {
+    static let name = "manual"
+
     static let help = CommandHelp(
-        commandName: "quakes manual",
+        commandName: "quakes " + name,
         abstract: "Print the man page in roff: quakes manual | man -l -")
 
     init(_ arguments: ParsedArguments) throws(UsageError) {

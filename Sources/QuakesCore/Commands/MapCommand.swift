@@ -1,8 +1,10 @@
 /// `quakes map [FILTERS] [--output FILE] [--extent auto|world|BBOX] [--size WxH]`: where the events
 /// of a query were, over country outlines, as a picture file or as Braille dots in the terminal.
 struct MapCommand: Command {
+    static let name = "map"
+
     static let help = CommandHelp(
-        commandName: "quakes map",
+        commandName: "quakes " + name,
         abstract: "Draw the events that match on a map, in the terminal or as a picture.",
         discussion: """
             Draws the events of the same query as 'list' over country outlines (Natural Earth, \

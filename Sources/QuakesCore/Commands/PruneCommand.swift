@@ -1,7 +1,9 @@
 /// `quakes prune`: deletes old events, and old history, each as one recorded transaction.
 struct PruneCommand: Command {
+    static let name = "prune"
+
     static let help = CommandHelp(
-        commandName: "quakes prune",
+        commandName: "quakes " + name,
         abstract: "Delete events older than a duration, or history older than a duration.",
         discussion: """
             Deleting events is one transaction, recorded in the history with the author 'prune'. \

@@ -1,7 +1,9 @@
 /// `quakes show ID`: every field of one event, found by its id or any of its other ids.
 struct ShowCommand: Command {
+    static let name = "show"
+
     static let help = CommandHelp(
-        commandName: "quakes show",
+        commandName: "quakes " + name,
         abstract: "Show every field of one event, unknown properties included.",
         discussion: "The event is found by its id or by any id in its 'ids'. A missing id exits with status 1.",
         arguments: [.init("id", help: "An event id, such as ci39746767.")],

@@ -1,8 +1,10 @@
 /// `quakes status [--fresh-within DURATION]`: what the database holds and how current it is, for
 /// people and for monitoring.
 struct StatusCommand: Command {
+    static let name = "status"
+
     static let help = CommandHelp(
-        commandName: "quakes status",
+        commandName: "quakes " + name,
         abstract: "Show what the database holds and when each source was last fetched.",
         discussion: """
             The database, its schema version, its events and tombstones, their time range, the newest \

@@ -2,8 +2,10 @@
 /// for the events updated since the last sync, deleted ones included: revisions to events older
 /// than any feed, and deletions, arrive.
 struct SyncCommand: Command {
+    static let name = "sync"
+
     static let help = CommandHelp(
-        commandName: "quakes sync",
+        commandName: "quakes " + name,
         abstract: "Bring stored events up to date with the FDSN event service: revisions and deletions.",
         discussion: """
             Asks the service for the events updated since the last sync (updatedafter, an hour early \

@@ -3,8 +3,10 @@ import Foundation
 /// `quakes watch`: fetches a feed every interval (or follows what other processes write) and
 /// prints how the result set of a query changed, like a fetched-results controller's delegate.
 struct WatchCommand: Command {
+    static let name = "watch"
+
     static let help = CommandHelp(
-        commandName: "quakes watch",
+        commandName: "quakes " + name,
         abstract: "Fetch a feed every interval and print how the result of a query changes.",
         discussion: """
             Takes the filters, sort and sections of 'quakes list'. Reports insert, update, delete \
