@@ -77,10 +77,7 @@ final class SQLiteReader: QuakeReading {
         origin: GeoPoint?, limit: Int?, _ body: (any QuakeRow) throws -> Bool
     ) throws {
         let statement = try listing(filter, in: rows, sort: sort, origin: origin, limit: limit, explained: false)
-        let row = SQLiteQuakeRow(statement: statement)
-        while try statement.step() {
-            guard try body(row) else { return }
-        }
+        try PipelinedRows.forEach(in: statement, body)
     }
 
     func storedQuake(id: String) throws -> Quake? {

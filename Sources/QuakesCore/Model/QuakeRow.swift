@@ -16,6 +16,22 @@ package protocol QuakeRow {
     var quake: Quake { get }
 }
 
+extension Quake {
+    /// The event `row` holds, field by field.
+    package init(copying row: some QuakeRow) {
+        self.init(id: "", time: 0, longitude: 0, latitude: 0)
+        for field in QuakeField.allCases {
+            let value: QuakeField.Value? =
+                switch field.kind {
+                case .text: row.withText(field) { $0.map { .text(String(decoding: $0, as: UTF8.self)) } }
+                case .integer: row.integer(field).map(QuakeField.Value.integer)
+                case .real: row.real(field).map(QuakeField.Value.real)
+                }
+            field.set(value, in: &self)
+        }
+    }
+}
+
 extension Quake: QuakeRow {
     package func integer(_ field: QuakeField) -> Int64? {
         if case let .integer(value)? = field.value(of: self) { value } else { nil }

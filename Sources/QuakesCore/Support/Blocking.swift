@@ -15,7 +15,7 @@ package enum Blocking {
     }
 
     /// Starts `body` on a new detached thread.
-    private static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()

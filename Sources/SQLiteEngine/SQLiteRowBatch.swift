@@ -1,0 +1,120 @@
+import QuakesCore
+import SQLite
+
+/// Rows of a listing copied out of SQLite's buffers into three flat arrays, so that one thread can
+/// step the statement while another writes the rows (see `PipelinedRows`): a value, it crosses
+/// between them whole.
+///
+/// Each field of each row takes one word: an integer, a real's bits, or where a text's bytes lie in
+/// `text`; `isNull` says which words hold nothing.
+struct SQLiteRowBatch: Sendable {
+    private static let fields = QuakeField.allCases
+    private static let width = fields.count
+
+    private var words: [UInt64] = []
+    private var isNull: [Bool] = []
+    private var text: [UInt8] = []
+    private(set) var count = 0
+    /// The bytes of text the rows hold.
+    var textCount: Int { text.count }
+
+    init(capacity: Int) {
+        words.reserveCapacity(capacity * Self.width)
+        isNull.reserveCapacity(capacity * Self.width)
+        text.reserveCapacity(capacity * 512)
+    }
+
+    /// Copies the row at the statement's cursor, whose first columns are `QuakeColumns.list`.
+    mutating func append(_ statement: Statement) {
+        for field in Self.fields {
+            let column = Int32(field.rawValue)
+            var word: UInt64?
+            switch field.kind {
+            case .integer: word = statement.int64(at: column).map { UInt64(bitPattern: $0) }
+            case .real: word = statement.double(at: column)?.bitPattern
+            case .text:
+                word = statement.withText(at: column) { bytes in
+                    guard let bytes else { return nil }
+                    let start = UInt64(text.count)
+                    text.append(contentsOf: bytes)
+                    return start << 32 | UInt64(bytes.count)
+                }
+            }
+            words.append(word ?? 0)
+            isNull.append(word == nil)
+        }
+        count += 1
+    }
+
+    /// The rows one by one, as the `QuakeRow` that `body` is given; it stops when `body` returns
+    /// false, and says whether it went through every row.
+    func forEach(_ body: (any QuakeRow) throws -> Bool) rethrows -> Bool {
+        let cursor = Cursor(self)
+        while cursor.row < count {
+            guard try body(cursor) else { return false }
+            cursor.row += 1
+        }
+        return true
+    }
+
+    /// One row of a batch at a time: a class, so that handing it to `body` as `any QuakeRow`
+    /// allocates nothing per row.
+    private final class Cursor: QuakeRow {
+        let batch: SQLiteRowBatch
+        var row = 0
+
+        init(_ batch: SQLiteRowBatch) { self.batch = batch }
+
+        private func word(_ field: QuakeField) -> UInt64? {
+            let index = row * SQLiteRowBatch.width + field.rawValue
+            return batch.isNull[index] ? nil : batch.words[index]
+        }
+
+        func integer(_ field: QuakeField) -> Int64? {
+            word(field).map { Int64(bitPattern: $0) }
+        }
+
+        func real(_ field: QuakeField) -> Double? {
+            word(field).map { Double(bitPattern: $0) }
+        }
+
+        func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
+            -> Result
+        {
+            guard let word = word(field) else { return try body(nil) }
+            let start = Int(word >> 32)
+            let end = start + Int(word & 0xFFFF_FFFF)
+            return try batch.text.withUnsafeBufferPointer { text in
+                try SQLiteRowBatch.withRepairedText(UnsafeBufferPointer(rebasing: text[start..<end]), body)
+            }
+        }
+
+        var quake: Quake { Quake(copying: self) }
+    }
+
+    /// Calls `body` with `bytes` when they are ASCII, as nearly every field is; otherwise with them
+    /// as a `String` decodes them, so that bytes a foreign writer left invalid come out repaired.
+    fileprivate static func withRepairedText<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result
+    ) rethrows -> Result {
+        if isASCII(bytes) { return try body(bytes) }
+        var text = String(decoding: bytes, as: UTF8.self)
+        return try text.withUTF8 { try body($0) }
+    }
+
+    /// True when no byte has its high bit set, looked at eight bytes at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] & 0x80 != 0 { return false }
+            index += 1
+        }
+        return true
+    }
+}
