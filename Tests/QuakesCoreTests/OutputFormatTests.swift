@@ -38,7 +38,7 @@ import Testing
         #expect(fields.first?.count == QuakeFormats.fieldNames.count)
     }
 
-    /// JSON listings write SQLite's columns as they are (`SQLiteQuakeRow`) rather than through a
+    /// JSON listings write SQLite's columns as they are (`SQLiteRowBatch`) rather than through a
     /// `Quake`: every line must still be the object the `Quake` of that row writes, byte for byte,
     /// for escapes, non-ASCII text, and bytes another writer left invalid (repaired as a `String`
     /// repairs them), with `--near`'s distance too.
