@@ -25,6 +25,9 @@ import Testing
         return (folder, database)
     }
 
+    /// Batches of 64 rows, so that the weekly feeds fill dozens of them.
+    private static let batch = 64
+
     private static let ordered = "SELECT \(QuakeColumns.list) FROM quake ORDER BY time DESC, id"
 
     /// What stepping the statement directly reads: each row's `Quake` and the JSON it writes.
@@ -49,10 +52,10 @@ import Testing
         _ = folder
         let connection = try Connection(path: database, mode: .readOnly)
         let expected = try Self.direct(connection)
-        #expect(expected.count > 5 * PipelinedRows.batchSize)
+        #expect(expected.count > 50 * Self.batch)
         #expect(expected.last.map { String(decoding: $0.1, as: UTF8.self).contains("\u{FFFD}") } == true)
         var seen: [(Quake, [UInt8])] = []
-        try PipelinedRows.forEach(in: try connection.prepare(Self.ordered)) { row in
+        try PipelinedRows.forEach(in: try connection.prepare(Self.ordered), batchSize: Self.batch) { row in
             seen.append((row.quake, Self.json(row)))
             return true
         }
@@ -66,7 +69,7 @@ import Testing
 
     /// Stopped after any number of rows, inside the first batch, at its edge or well past it, the
     /// listing returns at once, and the connection answers the next statement.
-    @Test(arguments: [1, PipelinedRows.batchSize - 1, PipelinedRows.batchSize, PipelinedRows.batchSize + 1, 1_543])
+    @Test(arguments: [1, batch - 1, batch, batch + 1, 3 * batch + 1, 1_543])
     func aListingStoppedEarlyFreesItsStatement(after rows: Int) async throws {
         let (folder, database) = try await Self.database()
         _ = folder
@@ -75,7 +78,7 @@ import Testing
         let expected = try Self.direct(connection).prefix(rows).map(\.0)
         var seen: [Quake] = []
         let statement = try connection.prepare(Self.ordered)
-        try PipelinedRows.forEach(in: statement) { row in
+        try PipelinedRows.forEach(in: statement, batchSize: Self.batch) { row in
             seen.append(row.quake)
             return seen.count < rows
         }
@@ -88,7 +91,7 @@ import Testing
 
     /// SQLite fails on a row of the first batch, read by the writer's thread, or of a later one,
     /// read by the other: the rows before it are written, in order, and the error is thrown.
-    @Test(arguments: [300, 1_500]) func anErrorPartWayIsThrownAfterTheRowsBeforeIt(row: Int) async throws {
+    @Test(arguments: [30, 1_500]) func anErrorPartWayIsThrownAfterTheRowsBeforeIt(row: Int) async throws {
         let (folder, database) = try await Self.database()
         _ = folder
         let connection = try Connection(path: database, mode: .readOnly)
@@ -100,7 +103,7 @@ import Testing
             """)
         var seen: [Quake] = []
         #expect(throws: SQLiteError.self) {
-            try PipelinedRows.forEach(in: failing) { row in
+            try PipelinedRows.forEach(in: failing, batchSize: Self.batch) { row in
                 seen.append(row.quake)
                 return true
             }
