@@ -91,7 +91,7 @@ enum PipelinedRows {
     private typealias Delivery = (rows: SQLiteRowBatch, end: End)
 
     /// The statement, lent to the producer thread: `@unchecked Sendable` is sound because the two
-    /// threads never use it at once (see `forEach(in:_:)`), and the semaphores that start and end
+    /// threads never use it at once (see `forEach(in:batchSize:_:)`), and the semaphores that start and end
     /// the lending order every use by one thread before every use by the other.
     private struct Lent: @unchecked Sendable {
         let statement: Statement
