@@ -97,24 +97,10 @@ struct SQLiteRowBatch: Sendable {
     fileprivate static func withRepairedText<Result>(
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result
     ) rethrows -> Result {
-        if isASCII(bytes) { return try body(bytes) }
+        guard let base = bytes.baseAddress, ByteRuns.nonASCII(base, from: 0, count: bytes.count) < bytes.count else {
+            return try body(bytes)
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         return try text.withUTF8 { try body($0) }
-    }
-
-    /// True when no byte has its high bit set, looked at eight bytes at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] & 0x80 != 0 { return false }
-            index += 1
-        }
-        return true
     }
 }

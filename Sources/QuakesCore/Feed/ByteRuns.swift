@@ -1,11 +1,12 @@
 /// Finds the end of a run of bytes that a byte-by-byte reader would pass over, eight bytes at a
 /// time: the inner loops of `JSONScanner` (string contents) and `FeedSplitter` (string contents,
-/// and everything inside a feature but its strings and brackets), which see every byte of a feed.
+/// and everything inside a feature but its strings and brackets), which see every byte of a feed,
+/// and the SQLite engine's check that stored text is ASCII, which sees every byte of an export.
 ///
 /// Each test flags the bytes of a word that may need the reader (SWAR: "SIMD within a register");
 /// the lowest flag is exact, so the returned index is the first such byte, and the reader takes
 /// over there as if it had walked every byte before.
-enum ByteRuns {
+package enum ByteRuns {
     /// The index of the first byte from `index` that is a quote, a backslash, a control character
     /// or not ASCII, or `count`: where a string's plain contents end.
     static func plainStringEnd(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
@@ -34,6 +35,16 @@ enum ByteRuns {
             zeroBytes(word ^ repeated(.quote)) | zeroBytes((word & repeated(0xD9)) ^ repeated(0x59)) | (word & highBits)
         } stop: { byte in
             byte == .quote || byte & 0xD9 == 0x59 || byte >= 0x80
+        }
+    }
+
+    /// The index of the first byte from `index` that is not ASCII, or `count`: how a reader of
+    /// stored text tells whether it can pass the bytes on as they are.
+    package static func nonASCII(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
+        scan(base, from: index, count: count) { word in
+            word & highBits
+        } stop: { byte in
+            byte >= 0x80
         }
     }
 
