@@ -4,16 +4,18 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# libcurl, SQLite, zlib, libpq and cairo headers: what building needs (`make deps`); and DejaVu Sans,
-# the font cairo sets the text of PNG and PDF pictures in.
-PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-dev fonts-dejavu-core
+# libcurl, SQLite, zlib, libpq and cairo headers: what building needs (`make deps`); DejaVu Sans,
+# the font cairo sets the text of PNG and PDF pictures in; and the time zone database, which quakes
+# reads its display zone from (ZoneRules.swift).
+PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-dev fonts-dejavu-core tzdata
 # And what the tests and benchmarks need (`make test-deps`): openssl for the tests' https server,
 # the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL layer,
 # and the readers the picture tests check quakes' files with: Chromium (headless) for the HTML and
 # SVG, poppler's pdftoppm for the PDF. A host that only builds or installs quakes gets none of them.
 TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils
-# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl and SQLite (and
-# cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make install).
+# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl, SQLite and
+# tzdata (and cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make
+# install).
 # Start-up (issue 21; BENCHMARKS.md): libstdc++, which the static Swift runtime needs, linked in
 # rather than resolved symbol by symbol at every start, and no run path of the binary's own folder,
 # which sent the dynamic linker looking for every library there first. The executable stays
@@ -197,7 +199,7 @@ bench-quick: test-deps static-cxx
 		--output .build/bench-quick/BENCHMARKS.md --postgres "$$QUAKES_TEST_POSTGRES" >/dev/null' \
 		"$$bin/quakes-bench" "$$bin/quakes" && echo "bench-quick: every case ran; see .build/bench-quick/BENCHMARKS.md"
 
-# The packed country outlines (Sources/QuakesCore/Resources/countries-110m.outlines), made again
+# The packed country outlines (Sources/QuakesData/countries-110m.outlines), made again
 # from the GeoJSON beside them after that changes; a test fails while the two disagree. Also prints
 # how long the data files take to load (as a debug build does).
 geodata: deps
@@ -230,7 +232,7 @@ install: build
 	install -m 644 .build/install/_quakes "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_quakes" && \
 	install -m 644 .build/install/quakes.fish "$(DESTDIR)$(FISH_COMPLETION_DIR)/quakes.fish" && \
 	install -m 644 .build/install/quakes.1 "$(DESTDIR)$(MAN1_DIR)/quakes.1" && \
-	install -m 644 "$$bin"/quakes_QuakesCore.resources/* "$(DESTDIR)$(DATA_DIR)"
+	install -m 644 "$$bin"/quakes_QuakesData.resources/* "$(DESTDIR)$(DATA_DIR)"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/quakes" "$(DESTDIR)$(BASH_COMPLETION_DIR)/quakes" \

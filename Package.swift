@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The modules of the `quakes` executable import FoundationEssentials, never Foundation: Foundation's
+// whole module (with CoreFoundation, and ICU for time zones) tripled the executable (78 MB to 29 MB)
+// and cost every command 160 page faults at start-up, relocating its data (`quakes --version`,
+// CPU: 1.9 ms before, 1.1-1.4 ms after; `sqlite3 -version` 1.2-1.3 ms; issue 21, BENCHMARKS.md).
+// Time zones come from the system's database (ZoneRules.swift); the tests, the benchmarks and the
+// test server may import Foundation.
+
 let package = Package(
     name: "quakes",
     products: [
@@ -27,18 +34,16 @@ let package = Package(
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
         .target(name: "Locking"),
+        // The data files installed beside the binary (see SharedData.swift): the packed country
+        // outlines and the populated places, from Natural Earth. The GeoJSON the outlines are
+        // packed from stays in the repository only. A C target, so that they are copied without
+        // the Foundation-based accessor SwiftPM gives a Swift target (see quakes_data.h).
+        .target(
+            name: "QuakesData", exclude: ["countries-110m.geojson"],
+            resources: [.copy("countries-110m.outlines"), .copy("cities-110m.geojson"), .copy("README.md")]),
         // The tool: model, feed decoding, download, ingest with the identity rules, queries as
         // values, output and commands, and the storage seam that every engine plugs into.
-        // Its Resources are the data files installed beside the binary (see SharedData.swift):
-        // the packed country outlines and the populated places, from Natural Earth. The GeoJSON
-        // the outlines are packed from stays in the repository only.
-        .target(
-            name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking"],
-            exclude: ["Resources/countries-110m.geojson"],
-            resources: [
-                .copy("Resources/countries-110m.outlines"), .copy("Resources/cities-110m.geojson"),
-                .copy("Resources/README.md"),
-            ]),
+        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking", "QuakesData"]),
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
@@ -77,3 +82,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A file sees the members of only the modules it imports itself (SE-0444): a Foundation method used
+// in a module of the executable is then a compile error there, rather than Foundation's whole
+// module linked back in because some module of the build imports it (see the note at the top).
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

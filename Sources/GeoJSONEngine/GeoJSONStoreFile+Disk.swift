@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import QuakesCore
 
 /// Reading a store's file whole, and replacing it whole: a reader or a crash sees the old file or
@@ -125,7 +125,7 @@ extension GeoJSONStoreFile {
             throw error
         }
         if onlyIfMissing { unlink(temporary) }
-        let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = open(FilePaths.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)
             close(folder)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import QuakesCore
 import SQLite
 
@@ -90,7 +91,7 @@ enum DatabaseFile {
         var count = 0
         while count < 100 {
             let read = header.withUnsafeMutableBytes {
-                Foundation.read(descriptor, $0.baseAddress! + count, 100 - count)
+                Glibc.read(descriptor, $0.baseAddress! + count, 100 - count)
             }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else { break }

@@ -72,7 +72,7 @@ do {
         print(
             String(format: "%.6f", try await Ceiling.seconds(inserting: words.remaining[0], into: words.remaining[1])))
     case "geodata":
-        print(try GeoData.regenerate(in: root.appendingPathComponent("Sources/QuakesCore/Resources")))
+        print(try GeoData.regenerate(in: root.appendingPathComponent("Sources/QuakesData")))
     default:
         fail(
             "usage: quakes-bench generate --count N [--seed S] [--repeated F] OUTPUT | quakes-bench run --quakes PATH [--quick] [--output FILE] [--previous FILE] [--postgres URI] [--backfill-only] | quakes-bench geodata"

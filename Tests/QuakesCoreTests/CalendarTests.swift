@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func localTimesAroundDaylightSavingChangesAreReadAsTheClocksShowThem() {
-        let zone = DisplayZone(zone: TimeZone(identifier: "America/Los_Angeles")!)
+        let zone = DisplayZone(tz: "America/Los_Angeles")
         func local(_ text: String) -> Int64 {
             guard case let .localTime(milliseconds) = TimeExpression.dateTime(text) else { return 0 }
             return zone.instant(ofLocal: milliseconds)

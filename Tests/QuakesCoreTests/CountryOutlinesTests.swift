@@ -6,7 +6,7 @@ import Testing
 /// The packed country outlines: what the committed file holds, and that it is the committed
 /// GeoJSON's. How fast it loads is `make geodata`'s to say, not a test's.
 @Suite struct CountryOutlinesTests {
-    static let resources = Fixtures.repository + "/Sources/QuakesCore/Resources"
+    static let resources = Fixtures.repository + "/Sources/QuakesData"
 
     static func committed(_ name: String) throws -> [UInt8] {
         try Fixtures.contents(of: resources + "/" + name)

@@ -139,7 +139,7 @@ import Testing
         if chance(0.5) { query.section = SectionKey.allCases.randomElement(using: &random) }
         if chance(0.5) { query.limit = Int.random(in: 0...200, using: &random) }
         let zones = ["UTC", "Europe/London", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham"]
-        query.zone = DisplayZone(zone: TimeZone(identifier: zones.randomElement(using: &random)!)!)
+        query.zone = DisplayZone(tz: zones.randomElement(using: &random)!)
         return query
     }
 }

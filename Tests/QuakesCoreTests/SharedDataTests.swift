@@ -13,7 +13,7 @@ import Testing
             ])
         #expect(
             SharedData(variables: ["QUAKES_DATA_DIR": ""], executable: "/opt/q/bin/quakes").folders == [
-                "/opt/q/bin/quakes_QuakesCore.resources", "/opt/q/share/quakes",
+                "/opt/q/bin/quakes_QuakesData.resources", "/opt/q/share/quakes",
             ])
         #expect(SharedData(variables: [:], executable: nil).folders.isEmpty)
     }
@@ -54,9 +54,9 @@ import Testing
         #expect(missing.status == ExitStatus.osFile.code)
         #expect(
             missing.errors.contains(
-                "looked in \(prefix.file("bin/quakes_QuakesCore.resources")), \(prefix.file("share/quakes"))."))
+                "looked in \(prefix.file("bin/quakes_QuakesData.resources")), \(prefix.file("share/quakes"))."))
         let built = BinaryTests.executable.deletingLastPathComponent().appendingPathComponent(
-            "quakes_QuakesCore.resources")
+            "quakes_QuakesData.resources")
         for name in try manager.contentsOfDirectory(atPath: built.path) {
             try manager.copyItem(
                 atPath: built.appendingPathComponent(name).path, toPath: prefix.file("share/quakes/" + name))

@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import SQLite
 import Testing
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The magnitude–frequency law of a catalogue, log10 N(≥M) = a − bM: the b-value by Aki's
 /// maximum-likelihood estimator with Utsu's correction for binned magnitudes, above a magnitude of
@@ -71,8 +71,8 @@ struct GutenbergRichter: Sendable, Equatable {
     static let tooFewEvents = "b-value: too few events above the magnitude of completeness"
 
     var line: String {
-        let mc = String(format: binWidth == 0.01 ? "%.2f" : "%.1f", completeness)
-        return String(format: "b-value %.2f ± %.2f", bValue, uncertainty)
+        let mc = String(cFormat: binWidth == 0.01 ? "%.2f" : "%.1f", completeness)
+        return String(cFormat: "b-value %.2f ± %.2f", bValue, uncertainty)
             + " (Mc \(mc) \(method == .given ? "given" : "by maximum curvature"), \(TerminalText.grouped(events)) events)"
     }
 }

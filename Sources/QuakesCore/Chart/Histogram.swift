@@ -67,7 +67,7 @@ struct Histogram: Sendable, Equatable {
         for (offset, count) in counts.enumerated().reversed() {
             above += count
             let magnitude = Double(first + Int64(offset)) * width
-            buckets.append(Bucket(label: String(format: width < 0.1 ? "%.2f" : "%.1f", magnitude), count: above))
+            buckets.append(Bucket(label: String(cFormat: width < 0.1 ? "%.2f" : "%.1f", magnitude), count: above))
         }
         return buckets.reversed()
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `quakes fetch [SOURCE ...]`: downloads feeds and upserts them into the database, each source in
 /// one transaction, several sources at once; made to run from cron.
 struct FetchCommand: Command {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The filter options that the commands asking the database share (`count`, `list`, `watch`,
 /// `chart`, `map`; `backfill` and `sync` take those a service answers), and how they become a
 /// `QuakeFilter`.
@@ -143,7 +141,7 @@ struct FilterOptions: Sendable, Equatable {
                 scalar.properties.isAlphabetic || scalar.properties.numericType != nil
                     || ",.:+-_/@%".unicodeScalars.contains(scalar)
             }
-        return plain ? value : "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return plain ? value : "'" + value.replacingEvery("'", with: #"'\''"#) + "'"
     }
 
     /// True when `--near` was given, as a point or a place: distances can be measured.
@@ -220,7 +218,7 @@ private enum Near {
 private func namesAPlace(_ text: String) -> Bool {
     text.contains(where: \.isLetter)
         && !text.split(separator: ",", omittingEmptySubsequences: false).allSatisfy {
-            Double($0.trimmingCharacters(in: .whitespaces)) != nil
+            Double($0.trimmingCharacters(where: \.isBlank)) != nil
         }
 }
 
@@ -231,7 +229,7 @@ private func finiteNumber(_ text: String) -> Double? {
 /// `count` comma-separated finite numbers.
 private func numberList(_ text: String, count: Int) -> [Double]? {
     let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
-        finiteNumber($0.trimmingCharacters(in: .whitespaces))
+        finiteNumber($0.trimmingCharacters(where: \.isBlank))
     }
     guard numbers.count == count, numbers.allSatisfy({ $0 != nil }) else { return nil }
     return numbers.map { $0! }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `quakes watch`: fetches a feed every interval (or follows what other processes write) and
 /// prints how the result set of a query changed, like a fetched-results controller's delegate.
 struct WatchCommand: Command {
@@ -235,7 +233,7 @@ struct WatchCommand: Command {
             : position(change.section, change.index)
         if change.kind == .move { location += " (was \(position(change.oldSection, change.oldIndex)))" }
         let quake = change.quake
-        let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
+        let magnitude = quake.magnitude.map { String(cFormat: "%4.1f", $0) } ?? "   ?"
         return change.kind.rawValue.padding(to: 8) + location + "  \(zone.dateAndTime(quake.time))  "
             + magnitude + " " + TerminalText.escaped(quake.magnitudeType ?? "").padding(to: 6)
             + TerminalText.escaped(quake.place ?? "-") + "  " + TerminalText.escaped(quake.id)

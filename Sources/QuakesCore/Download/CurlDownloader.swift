@@ -1,6 +1,5 @@
 import CCurl
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Downloads with libcurl, each transfer on a thread outside Swift's cooperative pool (see
@@ -197,7 +196,7 @@ private final class CurlTransfer {
     }
 
     private func httpError(_ status: Int) -> DownloadError {
-        let message = String(decoding: errorBody, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = String(decoding: errorBody, as: UTF8.self).trimmingCharacters(where: \.isWhitespace)
         return .httpStatus(
             url: request.url, status: status, retryAfter: header("Retry-After"),
             message: message.isEmpty ? nil : message)

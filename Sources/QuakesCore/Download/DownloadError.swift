@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a download failed.
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A local file (a path or a `file://` URL) is missing or unreadable.
@@ -69,7 +67,7 @@ private func httpReason(_ status: Int) -> String? {
 /// The reason an FDSN service gives in its error body (`Error 400: Bad Request`, a blank line, then
 /// the reason: `Unknown parameter "x".`), nil for any other body, such as an HTML page.
 private func serviceReason(_ message: String, status: Int) -> String? {
-    let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(where: \.isBlank) }
     guard lines.first?.hasPrefix("Error \(status)") == true,
         let reason = lines.dropFirst().first(where: { !$0.isEmpty })
     else { return nil }

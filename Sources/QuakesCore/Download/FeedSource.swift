@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a fetch reads a feed from, resolved from what the user typed: a USGS summary feed name,
 /// a URL, or a local file.
@@ -36,7 +36,7 @@ public struct FeedSource: Sendable, Equatable {
         if argument == "-" {
             url = Self.standardInputURL
             isStandardInput = true
-        } else if let schemeEnd = argument.range(of: "://") {
+        } else if let schemeEnd = argument.firstRange(of: "://") {
             let scheme = argument[..<schemeEnd.lowerBound].lowercased()
             guard ["http", "https", "file"].contains(scheme) else {
                 throw UsageError(
@@ -47,8 +47,8 @@ public struct FeedSource: Sendable, Equatable {
             url = Self.summaryFeedBase + argument + ".geojson"
         } else {
             let path =
-                argument.hasPrefix("/") ? argument : (currentDirectory as NSString).appendingPathComponent(argument)
-            localPath = (path as NSString).standardizingPath
+                argument.hasPrefix("/") ? argument : FilePaths.appending(argument, to: currentDirectory)
+            localPath = FilePaths.standardized(path)
             url = Self.fileURL(forPath: localPath!)
         }
     }

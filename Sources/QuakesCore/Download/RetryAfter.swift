@@ -1,10 +1,8 @@
-import Foundation
-
 /// Reads the `Retry-After` header: a number of seconds, or an HTTP date (RFC 9110).
 enum RetryAfter {
     /// The seconds to wait from `now` (milliseconds since 1970), or nil when the value is unreadable.
     static func seconds(_ value: String, now: Int64) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingCharacters(where: \.isBlank)
         if let seconds = Int(text), seconds >= 0 { return Double(seconds) }
         guard let date = httpDate(text) else { return nil }
         return max(0, Double(date - now) / 1000)

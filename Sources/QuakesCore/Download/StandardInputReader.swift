@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads a document from standard input (`quakes fetch -`) as a downloader would fetch it: on a
 /// thread of its own, in blocks, within the size limit, and stopping when the command is cancelled.

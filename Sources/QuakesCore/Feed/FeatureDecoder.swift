@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decodes one GeoJSON feature, checking it as it goes, into a `Quake` or the reason it is not one.
 ///
 /// Two kinds of failure are kept apart. Text that is not JSON throws `JSONSyntaxError`: the whole

@@ -1,5 +1,3 @@
-import Foundation
-
 // What the fuzzer (`quakes-fuzz`, `make fuzz`) runs on each input: the decoding a fetch does with a
 // body, and the checks every decoded quake must pass. It lives here, at `package` access, so that the
 // fuzzer needs no `@testable import` and every product builds in release too.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A forward-only reader of JSON text in a byte buffer: the primitives the feed decoder is built on.
 ///

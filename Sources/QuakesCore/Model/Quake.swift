@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One earthquake (or other seismic event) as USGS describes it in a GeoJSON feature.
 ///

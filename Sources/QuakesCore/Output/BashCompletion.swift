@@ -184,7 +184,7 @@ struct BashCompletion {
                 done < <(compgen -f -- "$value")
             fi
             COMPREPLY=("${COMPREPLY[@]#"$strip"}")
-        """#.replacingOccurrences(of: "__FUNCTION__", with: function)
+        """#.replacingEvery("__FUNCTION__", with: function)
     }
 
     /// Words for an array: each quoted when it needs to be.
@@ -206,7 +206,7 @@ struct BashCompletion {
 
     /// `text` in single quotes, a quote inside written `'\''`.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        "'" + text.replacingEvery("'", with: #"'\''"#) + "'"
     }
 
     /// A shell function name made of `program`: letters, digits and underscores.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What a fetch did, as the text lines people read and the JSON scripts read.
 struct FetchSummary {
@@ -16,7 +16,7 @@ struct FetchSummary {
             guard case let .success(report) = outcome else { continue }
             let label = report.source.label
             let timing =
-                String(format: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
+                String(cFormat: "%.2f s", report.seconds) + (report.attempts > 1 ? ", \(report.attempts) attempts" : "")
             guard report.status == .ok else {
                 text += "\(label): not modified (\(timing))\n"
                 continue

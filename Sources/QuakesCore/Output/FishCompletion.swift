@@ -94,6 +94,6 @@ struct FishCompletion {
 
     /// `text` in fish's single quotes, where only a backslash and a quote need a backslash.
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'") + "'"
     }
 }

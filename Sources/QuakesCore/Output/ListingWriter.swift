@@ -1,5 +1,3 @@
-import Foundation
-
 /// The formats of `quakes list`.
 public enum ListFormat: String, Sendable, CaseIterable {
     case table, json, ndjson, csv, geojson

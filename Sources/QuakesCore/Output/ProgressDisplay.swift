@@ -1,4 +1,3 @@
-import Foundation
 import Locking
 
 /// A one-line progress display on a terminal's standard error, for long transfers and ingests:
@@ -105,6 +104,6 @@ final class ProgressDisplay: Sendable {
     }
 
     private func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f", Double(bytes) / 1_048_576)
+        String(cFormat: "%.1f", Double(bytes) / 1_048_576)
     }
 }

@@ -32,7 +32,7 @@ enum RoffText {
 
     /// A name whose every `-` is a minus: an option (`\-\-max\-bytes`) or a command.
     static func name(_ text: String) -> String {
-        String(text.map(escape).joined()).replacingOccurrences(of: "-", with: "\\-")
+        String(text.map(escape).joined()).replacingEvery("-", with: "\\-")
     }
 
     /// One character: `\e` for a backslash, `\[u00E9]` beyond ASCII (`\[u0065_0301]` for a

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a backfill or a sync did, as the lines people read, the JSON scripts read, and the progress
 /// line a terminal shows while it runs.
 struct ServiceSummary {
@@ -43,7 +41,7 @@ struct ServiceSummary {
                 ": \(report.windows) windows, \(report.requests) requests (\(report.refused) refused, "
                 + "\(report.retried) retried), \(report.features) events: \(report.inserted) new, "
                 + "\(report.updated) updated, \(report.unchanged) unchanged, \(report.deleted) deleted, "
-                + "\(report.skipped) skipped (" + String(format: "%.2f s", report.seconds) + ")"
+                + "\(report.skipped) skipped (" + String(cFormat: "%.2f s", report.seconds) + ")"
             if progress.complete {
                 line += command == .backfill ? "; complete: later events come with 'quakes sync' or 'quakes fetch'" : ""
             } else {
@@ -111,7 +109,7 @@ struct ServiceSummary {
             ? "\(Int(seconds.rounded())) s"
             : seconds < 5400
                 ? "\(Int((seconds / 60).rounded())) min"
-                : String(format: "%.1f h", seconds / 3600)
+                : String(cFormat: "%.1f h", seconds / 3600)
     }
 
     /// The JSON of a run that failed before any plan could start.

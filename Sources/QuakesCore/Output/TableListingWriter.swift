@@ -1,5 +1,3 @@
-import Foundation
-
 /// `--format table`: aligned columns of local time, magnitude and its type, depth, place and id,
 /// under section headers with their counts.
 ///
@@ -54,10 +52,10 @@ struct TableListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        let magnitude = quake.magnitude.map { String(format: "%4.1f", $0) } ?? "   ?"
+        let magnitude = quake.magnitude.map { String(cFormat: "%4.1f", $0) } ?? "   ?"
         let type = TerminalText.escaped(quake.magnitudeType ?? "")
-        var depth = quake.depth.map { String(format: "%6.1f km", $0) } ?? "     ? km"
-        if let origin { depth += "  " + String(format: "%7.1f km", origin.distance(to: quake)) }
+        var depth = quake.depth.map { String(cFormat: "%6.1f km", $0) } ?? "     ? km"
+        if let origin { depth += "  " + String(cFormat: "%7.1f km", origin.distance(to: quake)) }
         add(
             .row(
                 time: zone.dateAndTime(quake.time),

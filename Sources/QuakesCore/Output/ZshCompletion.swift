@@ -140,12 +140,12 @@ struct ZshCompletion {
     }
 
     private static func escapeColons(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery(":", with: "\\:")
     }
 
     private static func escapeBrackets(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery("[", with: "\\[")
+            .replacingEvery("]", with: "\\]")
     }
 
     /// `text` in single quotes, a quote inside written `'\''`.

@@ -1,5 +1,4 @@
 import CCairo
-import Foundation
 
 /// Writes a `Drawing` as a PNG or a PDF through cairo, which quakes does not draw itself: a PNG
 /// needs rasterising with antialiasing and a PDF embedded fonts, and cairo does both from the same

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What part of the Earth a map shows (`--extent`): fitted to the events, the whole world, or a
 /// box, which crosses the date line when its west is east of its east, as `--bbox`.
 enum MapExtent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Longitude and latitude to a picture's points: an equirectangular projection whose standard
 /// parallel is the middle of a regional map (so a map of Japan is not stretched sideways), and the

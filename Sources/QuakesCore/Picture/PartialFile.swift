@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The temporary file a picture is written to, beside the name it is renamed to once whole.
 ///
@@ -54,7 +54,7 @@ final class PartialFile {
         guard writeFailure == nil else { return false }
         var written = 0
         while written < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 writeFailure = Self.systemReason()

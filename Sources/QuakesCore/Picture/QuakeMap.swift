@@ -1,5 +1,3 @@
-import Foundation
-
 /// A map of events over country outlines, as a drawing: a title band with the query, the time
 /// range, the zone and the count; the map, fitted to the events or to an extent; a legend of
 /// magnitudes and depths under it.
@@ -56,8 +54,8 @@ struct QuakeMap {
 
     /// What the page shows over an event: its time, magnitude, place and id.
     private func tooltip(_ quake: Quake) -> String {
-        let magnitude = quake.magnitude.map { "M " + String(format: "%.1f", $0) } ?? "M ?"
-        let depth = quake.depth.map { String(format: "%.1f km deep", $0) } ?? "depth unknown"
+        let magnitude = quake.magnitude.map { "M " + String(cFormat: "%.1f", $0) } ?? "M ?"
+        let depth = quake.depth.map { String(cFormat: "%.1f km deep", $0) } ?? "depth unknown"
         return
             "\(content.zone.dateAndTime(quake.time)) \(content.zone.name)\n\(magnitude), \(depth)\n\(quake.place ?? "")\n\(quake.id)"
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A map in a terminal: country outlines in Braille dots, each event a dot of its own in its depth's
 /// colour, the strongest numbered and listed under the map, all fitted to the terminal's size.
 struct TerminalMap {
@@ -56,7 +54,7 @@ struct TerminalMap {
         for line in canvas.lines(colour: colour, ascii: ascii) { text += line + "\n" }
         text += legend(numbered: numbered.count) + "\n"
         for (index, quake) in numbered.enumerated() {
-            let magnitude = String(format: "M%.1f", quake.magnitude!)
+            let magnitude = String(cFormat: "M%.1f", quake.magnitude!)
             let line = "\(index + 1) \(magnitude)  \(content.zone.dateAndTime(quake.time))  \(quake.place ?? quake.id)"
             text += TerminalText.truncated(TerminalText.escaped(line), to: columns) + "\n"
         }

@@ -1,4 +1,3 @@
-import Foundation
 import Locking
 
 /// The time zone times are shown in, and the local calendar that sections by day, hour, week and
@@ -15,13 +14,9 @@ public struct DisplayZone: Sendable, Equatable {
         self.source = source
     }
 
-    public init(zone: TimeZone, name: String? = nil) {
-        self.init(source: .zone(zone, name: name ?? zone.identifier))
-    }
-
-    /// The zone named by `TZ` (`America/Los_Angeles`, `:Europe/Paris`, `UTC`), the system's when it
-    /// is unset or empty, and UTC when it names no zone (as the C library does). It is looked up
-    /// only when first used.
+    /// The zone named by `TZ` (`America/Los_Angeles`, `:Europe/Paris`, `UTC`, a POSIX rule such as
+    /// `EST5EDT`), the system's when it is unset or empty, and UTC when it names no zone (as the C
+    /// library does). It is looked up only when first used.
     public init(tz: String?) {
         self.init(source: .lookUp(ZoneLookUp(tz: tz)))
     }
@@ -30,21 +25,17 @@ public struct DisplayZone: Sendable, Equatable {
     public var name: String {
         switch source {
         case .utc: "UTC"
-        case let .zone(_, name): name
         case let .lookUp(lookUp): lookUp.result.name
         }
     }
 
     /// The zone's offset from UTC at `milliseconds`, in milliseconds.
     public func offset(at milliseconds: Int64) -> Int64 {
-        let zone: TimeZone? =
-            switch source {
-            case .utc: nil
-            case let .zone(zone, _): zone
-            case let .lookUp(lookUp): lookUp.result.zone
-            }
-        guard let zone else { return 0 }
-        return Int64(zone.secondsFromGMT(for: Date(milliseconds: milliseconds))) * 1000
+        switch source {
+        case .utc: 0
+        case let .lookUp(lookUp):
+            Int64(lookUp.result.zone.offset(at: CivilTime.floorDivide(milliseconds, 1000))) * 1000
+        }
     }
 
     public static func == (left: DisplayZone, right: DisplayZone) -> Bool {
@@ -53,22 +44,21 @@ public struct DisplayZone: Sendable, Equatable {
 
     private enum Source: Sendable {
         case utc
-        case zone(TimeZone, name: String)
         case lookUp(ZoneLookUp)
     }
 
-    /// `TZ`'s zone, looked up on first use: a look-up loads the time zone database through ICU,
-    /// which costs a third of a millisecond that `quakes count --last 5h` does not need to pay.
+    /// `TZ`'s zone, looked up on first use: a look-up reads a file of the time zone database, which
+    /// `quakes count --last 5h` does not need to pay for.
     private final class ZoneLookUp: Sendable {
         private let tz: String?
-        private let cache = Locked<(zone: TimeZone?, name: String)?>(nil)
+        private let cache = Locked<(zone: ZoneRules, name: String)?>(nil)
 
         init(tz: String?) {
             self.tz = tz
         }
 
-        /// The zone, nil for UTC, and its name.
-        var result: (zone: TimeZone?, name: String) {
+        /// The zone and its name.
+        var result: (zone: ZoneRules, name: String) {
             cache.withLock { cached in
                 if let cached { return cached }
                 let found = Self.find(tz)
@@ -77,13 +67,10 @@ public struct DisplayZone: Sendable, Equatable {
             }
         }
 
-        private static func find(_ tz: String?) -> (zone: TimeZone?, name: String) {
-            guard var name = tz, !name.isEmpty else {
-                let zone = TimeZone.current
-                return (zone, zone.identifier)
-            }
+        private static func find(_ tz: String?) -> (zone: ZoneRules, name: String) {
+            guard var name = tz, !name.isEmpty else { return ZoneRules.system() ?? (.utc, "UTC") }
             if name.hasPrefix(":") { name.removeFirst() }
-            guard let zone = TimeZone(identifier: name) else { return (nil, "UTC") }
+            guard let zone = ZoneRules.named(name) else { return (.utc, "UTC") }
             return (zone, name)
         }
     }
@@ -167,11 +154,5 @@ public struct DisplayZone: Sendable, Equatable {
             if self.number(middle, in: unit) >= number { high = middle } else { low = middle + 1 }
         }
         return low
-    }
-}
-
-extension Date {
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Which events a query keeps: the filters that `count`, `list` and `watch` share.
 ///

@@ -1,4 +1,7 @@
-import Foundation
+// The standard library's own NFD, which its string comparison uses; `_Unicode` is its interface for
+// the toolchain's string-processing module. Foundation's `decomposedStringWithCanonicalMapping`,
+// the public equivalent, lives in the module quakes no longer links (see Package.swift).
+@_spi(_Unicode) import Swift
 
 /// Text matching and ordering that ignores case and accents, Unicode-aware, with an ASCII fast path.
 ///
@@ -11,7 +14,7 @@ package enum TextFolding {
     package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var scalars = String.UnicodeScalarView()
-        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
+        for scalar in text._nfd
         where scalar.properties.generalCategory != .nonspacingMark {
             scalars.append(scalar)
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// An FDSN event service that answers GeoJSON: USGS ComCat's unless `--service` names another.
 ///
 /// What it relies on of ComCat (its documentation, https://earthquake.usgs.gov/fdsnws/event/1/,
@@ -20,7 +18,7 @@ struct FDSNService: Sendable, Equatable {
     /// Reads `--service`: an http or https URL of the service's base (`…/fdsnws/event/1/`), with or
     /// without its trailing `/` or `query`.
     init(_ text: String) throws(UsageError) {
-        var base = text.trimmingCharacters(in: .whitespaces)
+        var base = text.trimmingCharacters(where: \.isBlank)
         let lowered = base.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !base.contains("?"),
             base.count > "https://".count
@@ -68,15 +66,25 @@ struct FDSNService: Sendable, Equatable {
             words[exceeds - 2] == "matching", words[exceeds - 1].hasPrefix("event")
         else { return nil }
         let matching = Int(words[exceeds - 3])
-        let cap = words.dropFirst(exceeds).first { Int($0.trimmingCharacters(in: .punctuationCharacters)) != nil }
-            .flatMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) }
+        let cap = words.dropFirst(exceeds).first { Int($0.trimmingCharacters(where: \.isPunctuation)) != nil }
+            .flatMap { Int($0.trimmingCharacters(where: \.isPunctuation)) }
         return (matching, cap)
     }
 
     /// A query value with everything but unreserved characters percent-encoded.
     private static func escaped(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~:,")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: ","):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Locking
 
 /// Reads a time range of an FDSN service in windows, each stored in one transaction with the

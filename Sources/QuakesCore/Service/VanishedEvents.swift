@@ -1,5 +1,3 @@
-import Foundation
-
 /// Stored events that a summary feed should list and no longer does: USGS drops a deleted event
 /// from its feeds without notice, and an event whose magnitude was lowered below a feed's threshold
 /// leaves it too. Only asking the service tells the two apart (`VanishedConfirmation`).

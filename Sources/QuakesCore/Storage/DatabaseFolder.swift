@@ -1,28 +1,26 @@
-import Foundation
+import Glibc
 
 /// The folder a database file lives in, made when a write first needs it: by the engines whose
 /// databases are files (SQLite, GeoJSON), and by their writer lock beside them.
 package enum DatabaseFolder {
     /// Makes the folder of the file at `path` (and its parents) when it is missing.
     package static func create(for path: String, database: String) throws(StoreError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(path: database, "cannot create the folder \(folder): \(describe(error))")
+        let folder = FilePaths.parent(of: path)
+        guard !folder.isEmpty, !isFolder(folder) else { return }
+        // `mkdir -p`: each missing folder from the top down; one made meanwhile by another
+        // process is as good as one made here.
+        var made = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            made = FilePaths.appending(String(component), to: made)
+            if mkdir(made, 0o777) != 0, errno != EEXIST || !isFolder(made) {
+                let reason = errno == EEXIST ? "\(made) is not a folder" : String(cString: strerror(errno))
+                throw StoreError(path: database, "cannot create the folder \(folder): \(reason)")
+            }
         }
     }
 
-    /// A Foundation file error as the short phrase `strerror` would give, where there is one.
-    package static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }

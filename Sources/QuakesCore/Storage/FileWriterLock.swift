@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The right to write a database file, held by one quakes process at a time: an exclusive `flock`
 /// on a lock file beside the database (`quakes.sqlite.lock`, `m45.geojson.lock`), for every engine

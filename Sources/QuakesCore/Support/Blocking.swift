@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Runs blocking work (SQLite reads, a libcurl transfer) on a thread of its own, outside Swift's
 /// cooperative pool, which has one thread per core and must never wait on I/O.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where the database lives, the same for every command: `--db PATH`, else `$QUAKES_DB`, else
 /// `$XDG_DATA_HOME/quakes/quakes.sqlite`, else `~/.local/share/quakes/quakes.sqlite`, the home
 /// folder being `$HOME`, or the account's in the password database when `HOME` is unset.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Everything a command may take from the world, so that tests can hand it a world of their own:
 /// arguments aside, nothing in QuakesCore reads the process's globals, clock or streams directly.
@@ -153,6 +153,6 @@ public struct Environment: Sendable {
 
     /// Makes `path` absolute against `currentDirectory`.
     public func absolutePath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (currentDirectory as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") ? path : FilePaths.appending(path, to: currentDirectory)
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import Locking
 
 /// Turns SIGINT and SIGTERM into cancellation of the running command, and remembers which came,

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import QuakesData
 
 /// The data files quakes ships (country outlines, populated places), looked for where each way of
 /// running it puts them, so that a development build, an installed binary and a package all work
@@ -8,9 +10,9 @@ import Foundation
 package struct SharedData: Sendable {
     /// The variable that names the folder outright, for tests and packagers.
     package static let variable = "QUAKES_DATA_DIR"
-    /// The folder SwiftPM copies QuakesCore's resources into, beside the products it builds. Its
-    /// generated `Bundle.module` is not used: it ends the process when the folder is missing.
-    static let buildFolder = "quakes_QuakesCore.resources"
+    /// The folder SwiftPM copies the data files into, beside the products it builds (the resources
+    /// of the QuakesData target).
+    static let buildFolder = String(cString: quakes_data_build_folder())
     /// The folder `make install` puts the files in, relative to the installed binary's folder.
     static let installedFolder = "../share/quakes"
 
@@ -23,9 +25,9 @@ package struct SharedData: Sendable {
         if let folder = variables[Self.variable], !folder.isEmpty {
             folders = [folder]
         } else if let executable {
-            let directory = (executable as NSString).deletingLastPathComponent
+            let directory = FilePaths.parent(of: executable)
             folders = [Self.buildFolder, Self.installedFolder].map {
-                ((directory as NSString).appendingPathComponent($0) as NSString).standardizingPath
+                FilePaths.standardized(FilePaths.appending($0, to: directory))
             }
         } else {
             folders = []
@@ -40,7 +42,7 @@ package struct SharedData: Sendable {
     /// The bytes of the data file `name`, from the first folder that has it.
     package func contents(of name: String) throws(SharedDataError) -> [UInt8] {
         for folder in folders {
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = FilePaths.appending(name, to: folder)
             if let data = FileManager.default.contents(atPath: path) { return [UInt8](data) }
         }
         throw SharedDataError(file: name, problem: .missing(searched: folders))

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// `sh -c COMMAND`, run to its end with bytes on its standard input: a `watch --exec` hook.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Locking
 import Synchronization
 
@@ -81,7 +81,7 @@ public final class FileDescriptorOutput: TextOutput {
         var written = 0
         buffer.withUnsafeBytes { bytes in
             while written < bytes.count {
-                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
                     // EPIPE needs SIGPIPE ignored, which the executable does: then a closed pipe

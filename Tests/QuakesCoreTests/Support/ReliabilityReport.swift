@@ -1,4 +1,5 @@
 import Foundation
+import QuakesCore
 
 /// The rows of the README's "Reliability" table, written by the reliability suites as they run:
 /// when `QUAKES_RELIABILITY_REPORT` names a file, each case appends a tab-separated line (group,
