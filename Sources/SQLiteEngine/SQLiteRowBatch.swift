@@ -47,27 +47,41 @@ struct SQLiteRowBatch: Sendable {
     }
 
     /// The rows one by one, as the `QuakeRow` that `body` is given; it stops when `body` returns
-    /// false, and says whether it went through every row.
+    /// false, and says whether it went through every row. The row is valid only during the call.
     func forEach(_ body: (any QuakeRow) throws -> Bool) rethrows -> Bool {
-        let cursor = Cursor(self)
-        while cursor.row < count {
-            guard try body(cursor) else { return false }
-            cursor.row += 1
+        try words.withUnsafeBufferPointer { words in
+            try isNull.withUnsafeBufferPointer { isNull in
+                try text.withUnsafeBufferPointer { text in
+                    let cursor = Cursor(words: words, isNull: isNull, text: text)
+                    while cursor.row < count {
+                        guard try body(cursor) else { return false }
+                        cursor.row += 1
+                    }
+                    return true
+                }
+            }
         }
-        return true
     }
 
     /// One row of a batch at a time: a class, so that handing it to `body` as `any QuakeRow`
-    /// allocates nothing per row.
+    /// allocates nothing per row. It reads the batch's arrays through pointers, valid during
+    /// `forEach`: through the arrays themselves, every field retained and released their storage
+    /// (a tenth of a full export's time).
     private final class Cursor: QuakeRow {
-        let batch: SQLiteRowBatch
+        let words: UnsafeBufferPointer<UInt64>
+        let isNull: UnsafeBufferPointer<Bool>
+        let text: UnsafeBufferPointer<UInt8>
         var row = 0
 
-        init(_ batch: SQLiteRowBatch) { self.batch = batch }
+        init(words: UnsafeBufferPointer<UInt64>, isNull: UnsafeBufferPointer<Bool>, text: UnsafeBufferPointer<UInt8>) {
+            self.words = words
+            self.isNull = isNull
+            self.text = text
+        }
 
         private func word(_ field: QuakeField) -> UInt64? {
             let index = row * SQLiteRowBatch.width + field.rawValue
-            return batch.isNull[index] ? nil : batch.words[index]
+            return isNull[index] ? nil : words[index]
         }
 
         func integer(_ field: QuakeField) -> Int64? {
@@ -84,9 +98,7 @@ struct SQLiteRowBatch: Sendable {
             guard let word = word(field) else { return try body(nil) }
             let start = Int(word >> 32)
             let end = start + Int(word & 0xFFFF_FFFF)
-            return try batch.text.withUnsafeBufferPointer { text in
-                try SQLiteRowBatch.withRepairedText(UnsafeBufferPointer(rebasing: text[start..<end]), body)
-            }
+            return try SQLiteRowBatch.withRepairedText(UnsafeBufferPointer(rebasing: text[start..<end]), body)
         }
 
         var quake: Quake { Quake(copying: self) }

@@ -38,7 +38,7 @@ package struct JSONBuffer {
     }
 
     /// Appends bytes that are already JSON, made once (a member's key).
-    mutating func raw(bytes more: [UInt8]) {
+    mutating func raw(_ more: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: more)
     }
 
@@ -49,34 +49,44 @@ package struct JSONBuffer {
     }
 
     /// Quotes and escapes UTF-8 bytes as RFC 8259 requires: quotes, backslashes, control characters.
-    /// Runs of bytes that need nothing are copied whole.
+    /// Runs of bytes that need nothing are found eight bytes at a time (`ByteRuns`) and copied whole.
     mutating func append(quoting text: UnsafeBufferPointer<UInt8>) {
         bytes.append(.quote)
-        var start = 0
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            guard byte < 0x20 || byte == .quote || byte == .backslash else {
+        if let base = text.baseAddress {
+            var start = 0
+            var index = 0
+            while true {
+                // Where plain ASCII ends: at a byte to escape, or at one past ASCII, which needs nothing.
+                index = ByteRuns.plainStringEnd(base, from: index, count: text.count)
+                guard index < text.count else { break }
+                let byte = base[index]
                 index += 1
-                continue
+                guard byte < 0x20 || byte == .quote || byte == .backslash else { continue }
+                if start < index - 1 {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - 1 - start))
+                }
+                escape(byte)
+                start = index
             }
-            if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index])) }
-            switch byte {
-            case .quote: raw("\\\"")
-            case .backslash: raw("\\\\")
-            case .newline: raw("\\n")
-            case .carriageReturn: raw("\\r")
-            case .tab: raw("\\t")
-            default:
-                raw("\\u00")
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0xF)])
+            if start < text.count {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: text.count - start))
             }
-            index += 1
-            start = index
         }
-        if start < text.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...])) }
         bytes.append(.quote)
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case .quote: raw("\\\"")
+        case .backslash: raw("\\\\")
+        case .newline: raw("\\n")
+        case .carriageReturn: raw("\\r")
+        case .tab: raw("\\t")
+        default:
+            raw("\\u00")
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0xF)])
+        }
     }
 
     /// The shortest text that reads back as the same number, as `Double.description` writes it;
@@ -131,21 +141,33 @@ package struct JSONBuffer {
         guard let milliseconds else { return raw("null") }
         let time = CivilTime.fields(milliseconds)
         guard (0...9999).contains(time.year) else { return string(CivilTime.iso8601(milliseconds)) }
-        bytes.append(.quote)
-        digits(UInt64(time.year), width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(UInt64(time.month), width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(UInt64(time.day), width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(UInt64(time.hour), width: 2)
-        bytes.append(.colon)
-        digits(UInt64(time.minute), width: 2)
-        bytes.append(.colon)
-        digits(UInt64(time.second), width: 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(UInt64(time.millisecond), width: 3)
-        raw("Z\"")
+        // `"2021-07-20T14:23:05.120Z"`, written in place and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { text in
+            func put(_ value: Int64, width: Int, at end: Int) {
+                var remaining = value
+                for index in stride(from: end - 1, through: end - width, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                    remaining /= 10
+                }
+            }
+            text[0] = .quote
+            put(time.year, width: 4, at: 5)
+            text[5] = UInt8(ascii: "-")
+            put(time.month, width: 2, at: 8)
+            text[8] = UInt8(ascii: "-")
+            put(time.day, width: 2, at: 11)
+            text[11] = UInt8(ascii: "T")
+            put(time.hour, width: 2, at: 14)
+            text[14] = .colon
+            put(time.minute, width: 2, at: 17)
+            text[17] = .colon
+            put(time.second, width: 2, at: 20)
+            text[20] = UInt8(ascii: ".")
+            put(time.millisecond, width: 3, at: 24)
+            text[24] = UInt8(ascii: "Z")
+            text[25] = .quote
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        }
     }
 
     /// The decimal digits of `value`, left-padded with zeros to `width`.

@@ -26,15 +26,20 @@ package enum QuakeFormats {
         .object(Array(zip(fieldNames, values(quake))) + extraMembers)
     }
 
-    /// Each listed field with the JSON text that leads its member (`{"id":`, `,"mag":`…), made once.
-    private static let memberKeys: [(field: QuakeField, key: [UInt8])] = QuakeField.listed.enumerated().map {
-        index, field in
-        var key = JSONBuffer(capacity: field.name.utf8.count + 4)
-        key.raw(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        key.string(field.name)
-        key.raw(UInt8(ascii: ":"))
-        return (field, key.bytes)
-    }
+    /// The JSON text that leads each listed field's member (`{"id":`, `,"mag":`…), made once, all in
+    /// one array with where each ends: a row's keys are then copied from one pointer, where an array
+    /// per key was retained and released for every member of every row.
+    private static let memberKeys: (bytes: [UInt8], ends: [Int]) = {
+        var keys = JSONBuffer(capacity: 512)
+        var ends: [Int] = []
+        for (index, field) in QuakeField.listed.enumerated() {
+            keys.raw(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            keys.string(field.name)
+            keys.raw(UInt8(ascii: ":"))
+            ends.append(keys.bytes.count)
+        }
+        return (keys.bytes, ends)
+    }()
 
     /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
     /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings, which
@@ -43,16 +48,21 @@ package enum QuakeFormats {
         _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
         to json: inout JSONBuffer
     ) {
-        for (field, key) in memberKeys {
-            json.raw(bytes: key)
-            switch field.kind {
-            case .text:
-                row.withText(field) { text in
-                    if let text { json.append(quoting: text) } else { json.raw("null") }
+        let keys = memberKeys
+        keys.bytes.withUnsafeBufferPointer { keyBytes in
+            var start = 0
+            for (field, end) in zip(QuakeField.listed, keys.ends) {
+                json.raw(UnsafeBufferPointer(rebasing: keyBytes[start..<end]))
+                start = end
+                switch field.kind {
+                case .text:
+                    row.withText(field) { text in
+                        if let text { json.append(quoting: text) } else { json.raw("null") }
+                    }
+                case .integer where field.isTime: json.time(row.integer(field))
+                case .integer: json.integer(row.integer(field))
+                case .real: json.number(row.real(field))
                 }
-            case .integer where field.isTime: json.time(row.integer(field))
-            case .integer: json.integer(row.integer(field))
-            case .real: json.number(row.real(field))
             }
         }
         if let distance {
