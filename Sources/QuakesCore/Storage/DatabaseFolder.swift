@@ -12,10 +12,11 @@ package enum DatabaseFolder {
         var made = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") {
             made = FilePaths.appending(String(component), to: made)
-            if mkdir(made, 0o777) != 0, errno != EEXIST || !isFolder(made) {
-                let reason = errno == EEXIST ? "\(made) is not a folder" : String(cString: strerror(errno))
-                throw StoreError(path: database, "cannot create the folder \(folder): \(reason)")
-            }
+            guard mkdir(made, 0o777) != 0 else { continue }
+            let failure = errno
+            guard failure != EEXIST || !isFolder(made) else { continue }
+            let reason = failure == EEXIST ? "\(made) is not a folder" : String(cString: strerror(failure))
+            throw StoreError(path: database, "cannot create the folder \(folder): \(reason)")
         }
     }
 

@@ -5,6 +5,10 @@ extension String {
     /// never leaves: a decimal point, whatever the user's locale. Foundation's `String(format:)`
     /// gave the same text, but lives in the module quakes no longer links (see Package.swift).
     package init(cFormat format: String, _ arguments: any CVarArg...) {
+        self.init(cFormat: format, arguments: arguments)
+    }
+
+    package init(cFormat format: String, arguments: [any CVarArg]) {
         var buffer = [CChar](repeating: 0, count: 64)
         let needed = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
         if needed >= buffer.count {
