@@ -85,12 +85,10 @@ struct ZoneRules: Sendable, Equatable {
         guard reader.skip(first.dataSize(timeSize: 4)), let second = reader.header(),
             let data = reader.data(second, timeSize: 8)
         else { return nil }
-        // The footer: a newline, a POSIX rule (empty when none), a newline.
+        // The footer: a newline, a POSIX rule (empty when none), a newline. One this reader does
+        // not understand is left out: the transitions still hold, to 2037 in Debian's files.
         var rule: PosixRule?
-        if reader.byte() == UInt8(ascii: "\n"), let text = reader.line(), !text.isEmpty {
-            guard let parsed = PosixRule(text) else { return nil }
-            rule = parsed
-        }
+        if reader.byte() == UInt8(ascii: "\n"), let text = reader.line() { rule = PosixRule(text) }
         self.init(data, rule: rule)
     }
 
