@@ -97,6 +97,11 @@ struct BenchmarkSuite {
             return try floorRun(["bulk", database, copy], log: "floor-bulk")
         }
         results.append(Result(name: Self.bulkFloor(label), summary: Summary(runs: bulkRuns), items: size))
+        let streamedRuns = try (0..<(quick ? 1 : 3)).map { _ in
+            remove(copy)
+            return try floorRun(["streamed", database, copy], log: "floor-streamed")
+        }
+        results.append(Result(name: Self.streamedFloor(label), summary: Summary(runs: streamedRuns), items: size))
         if let python {
             let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
             let baseline = try (0..<(quick ? 1 : 3)).map { _ in
@@ -170,6 +175,12 @@ struct BenchmarkSuite {
     /// for fresh ingests is set against.
     static func bulkFloor(_ label: String) -> String {
         "bulk floor, \(label) features: C, the same rows, multi-row INSERTs, indexes after the load"
+    }
+
+    /// The name of the streamed floor's case at a size: the bulk floor with every table's rows in
+    /// the order a fetch writes them, which one that streams its feed under 64 MB cannot change.
+    static func streamedFloor(_ label: String) -> String {
+        "streamed floor, \(label) features: the bulk floor with the rows in the order a fetch writes them"
     }
 
     /// The read floor's case, which the report's targets look up.

@@ -86,6 +86,13 @@ struct Report {
                     "fresh ingest of \(label) within 1.3× of the bulk floor", ours / floor,
                     { String(format: "%.2f×", $0) }, { $0 <= 1.3 })
             }
+            if let ours = median("fresh ingest, \(label) features"),
+                let floor = median(BenchmarkSuite.streamedFloor(label))
+            {
+                check(
+                    "fresh ingest of \(label) within 1.3× of the streamed floor (the bulk floor in a fetch's order)",
+                    ours / floor, { String(format: "%.2f×", $0) }, { $0 <= 1.3 })
+            }
             if let again = median("re-ingest, \(label) features, all unchanged"),
                 let size = results.first(where: { $0.name == "re-ingest, \(label) features, all unchanged" })?.items
             {

@@ -33,9 +33,10 @@ import Testing
         return rows.sorted()
     }
 
-    /// Both ingest floors: one INSERT a row, and the bulk load (many rows an INSERT, in statements
-    /// of the largest size and one-row ones for the rest, indexes built last).
-    @Test(arguments: ["ingest", "bulk"]) func theIngestFloorCopiesEveryRowIntoTheSameSchema(mode: String)
+    /// The ingest floors: one INSERT a row, the bulk load (many rows an INSERT, in statements of the
+    /// largest size and one-row ones for the rest, indexes built last), and the bulk load in the
+    /// order a fetch writes the rows.
+    @Test(arguments: ["ingest", "bulk", "streamed"]) func theIngestFloorCopiesEveryRowIntoTheSameSchema(mode: String)
         async throws
     {
         let folder = try TemporaryDirectory()
