@@ -5,8 +5,8 @@ import Glibc
 /// `<+03>-3`, `CET-1CEST,M3.5.0,M10.5.0/3`).
 ///
 /// quakes read zones through Foundation's `TimeZone`, which needs ICU and its own copy of the
-/// database: linked, they tripled the executable and cost every command a third of its start-up
-/// (see Package.swift). Reading the system's files also shows the offsets `date` and SQLite's
+/// database: linked with the rest of Foundation, they tripled the executable and cost every command
+/// a quarter of its start-up (see Package.swift). Reading the system's files also shows the offsets `date` and SQLite's
 /// `localtime` show, updated with the system.
 struct ZoneRules: Sendable, Equatable {
     /// Instants (seconds since 1970) at which the offset changes, ascending.
