@@ -2,9 +2,10 @@
 import PackageDescription
 
 // The modules of the `quakes` executable import FoundationEssentials, never Foundation: Foundation's
-// whole module (with CoreFoundation, and ICU for time zones) tripled the executable (78 MB to 29 MB)
-// and cost every command 160 page faults at start-up, relocating its data (`quakes --version`,
-// CPU: 1.9 ms before, 1.1-1.4 ms after; `sqlite3 -version` 1.2-1.3 ms; issue 21, BENCHMARKS.md).
+// whole module (with CoreFoundation, and ICU for time zones) made the executable 78 MB rather than
+// 30 MB and cost every command about 160 page faults at start-up, relocating its data (`quakes
+// --version`, CPU, 200 runs taking turns: 2.36 ms before, 1.76 ms after, `sqlite3 -version` 1.59 ms;
+// issue 21, BENCHMARKS.md).
 // Time zones come from the system's database (ZoneRules.swift); the tests, the benchmarks and the
 // test server may import Foundation.
 
