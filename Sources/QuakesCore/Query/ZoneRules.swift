@@ -1,4 +1,4 @@
-import Glibc
+import FoundationEssentials
 
 /// A time zone's offsets from UTC, as the C library finds them: from the system's time zone
 /// database (TZif files, RFC 8536, Debian's tzdata), or from a POSIX `TZ` rule (`EST5EDT`,
@@ -55,11 +55,8 @@ struct ZoneRules: Sendable, Equatable {
         zone: ZoneRules, name: String
     )? {
         guard let bytes = readFile(localtime), let zone = ZoneRules(tzif: bytes) else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(localtime, &buffer, buffer.count - 1)
-        if count > 0 {
-            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let range = target.firstRange(of: "zoneinfo/") { return (zone, String(target[range.upperBound...])) }
+        if let target = FilePaths.linkTarget(of: localtime), let range = target.firstRange(of: "zoneinfo/") {
+            return (zone, String(target[range.upperBound...]))
         }
         if let line = readFile(timezoneFile).map({ String(decoding: $0, as: UTF8.self) })?
             .split(whereSeparator: \.isNewline).first.map({ $0.trimmingCharacters(where: \.isWhitespace) }),
@@ -108,20 +105,7 @@ struct ZoneRules: Sendable, Equatable {
     }
 
     private static func readFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            // A zone file is a few kilobytes; anything past a megabyte is not one.
-            if bytes.count > 1 << 20 { return nil }
-        }
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
     /// The parts of a TZif file, read in order.

@@ -1,7 +1,17 @@
+import Glibc
+
 /// Path arithmetic on strings, as NSString's path methods did it: those live in Foundation's whole
 /// module, which quakes no longer links (its start-up cost is in Package.swift), and quakes needs
-/// only these three.
+/// only these, and the target of a symbolic link.
 package enum FilePaths {
+    /// What the symbolic link at `path` points to, as written in the link; nil when it is not one.
+    package static func linkTarget(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The folder part of `path`: `/a/b` → `/a`, `/a` → `/`, `a/b/` → `a`, `a` → the empty string.
     package static func parent(of path: String) -> String {
         var trimmed = Substring(path)

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import QuakesData
 
 /// The data files quakes ships (country outlines, populated places), looked for where each way of
@@ -51,9 +50,6 @@ package struct SharedData: Sendable {
     /// The path of the running executable, from `/proc/self/exe`, symbolic links resolved (an
     /// installed `quakes` may be a link into its package's folder).
     package static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        FilePaths.linkTarget(of: "/proc/self/exe")
     }
 }
