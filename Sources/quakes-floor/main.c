@@ -339,6 +339,9 @@ static int read_all(const char *path, const char *sql, int parameter_count, char
 }
 
 int main(int argc, char **argv) {
+    // As quakes does (Sources/CSQLite): no memory statistics, and so no process-wide mutex around
+    // every allocation.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     if (argc == 4 && strcmp(argv[1], "ingest") == 0) return ingest(argv[2], argv[3], 0, 0);
     if (argc == 4 && strcmp(argv[1], "bulk") == 0) return ingest(argv[2], argv[3], 1, 0);
     if (argc == 4 && strcmp(argv[1], "streamed") == 0) return ingest(argv[2], argv[3], 1, 1);
