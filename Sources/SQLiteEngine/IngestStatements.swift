@@ -5,11 +5,29 @@ import SQLite
 /// compiled once per connection (through its statement cache). Every change is recorded in the
 /// ledger of the ingest's history.
 ///
+/// Events and owners are written many rows to a statement (`MultiRowInsert`): the rules read back
+/// no row of the batch (they keep the owners they wrote), so the rows held need only be written
+/// before another statement touches their tables, and when the batch ends.
+///
 /// Not `Sendable`: it belongs to the store actor, which makes one per batch.
 struct IngestStatements: IdentityStore {
-    let upsert: Statement
+    private let connection: Connection
+    private var events = MultiRowInsert<Quake>(upsertSQL) { quake, statement, first, arena in
+        try QuakeColumns.bind(quake, to: statement, from: first, arena: arena)
+    }
+    private var owned = MultiRowInsert<(id: String, owner: IdentityOwner)>(upsertOwnerSQL) {
+        row, statement, first, arena in
+        let owner = row.owner
+        try statement.bind(unownedText: arena.store(row.id), at: first)
+        try statement.bind(unownedText: arena.store(owner.event), at: first + 1)
+        try statement.bind(owner.version.updated, at: first + 2)
+        try statement.bind(owner.version.generated, at: first + 3)
+        try statement.bind(owner.version.digest, at: first + 4)
+        try statement.bind(owner.isDeletion ? 1 : 0, at: first + 5)
+        try statement.bind(owner.time, at: first + 6)
+        try statement.bind(owner.fingerprint, at: first + 7)
+    }
     private let selectOwners: Statement
-    private let upsertOwner: Statement
     private let updateFeedTime: Statement
     private let refreshOwners: Statement
     private let refreshEvents: Statement
@@ -24,21 +42,13 @@ struct IngestStatements: IdentityStore {
 
     /// The statements of a batch on `connection`, whose ingest keeps its history in `history`.
     init(_ connection: Connection, history: SQLitePendingHistory, arena: TextArena) throws {
+        self.connection = connection
         self.arena = arena
         pending = history
-        upsert = try connection.statement(Self.upsertSQL)
         selectOwners = try connection.statement(
             """
             SELECT id, nullif(event, id), updated, generated, digest, deleted, time, fingerprint FROM identity
             WHERE id IN (SELECT value FROM json_each(?1))
-            """)
-        upsertOwner = try connection.statement(
-            """
-            INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
-                generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time,
-                fingerprint = excluded.fingerprint
             """)
         updateFeedTime = try connection.statement("UPDATE quake SET generated = ?2 WHERE id = ?1")
         refreshOwners = try connection.statement(
@@ -58,6 +68,7 @@ struct IngestStatements: IdentityStore {
         var owners = stored
         let outcome = try IdentityRules.apply(batch, owners: &owners, to: &self)
         try writeRefreshes()
+        try writeHeldRows()
         // Only an id stored before the batch can have changed in an earlier batch of the ingest.
         try ledger.spill(into: pending) { stored[$0] != nil }
         return outcome
@@ -86,27 +97,17 @@ struct IngestStatements: IdentityStore {
 
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
         try writeRefreshes()
-        try upsertOwner.bind(owner.event, at: 2)
-        try upsertOwner.bind(owner.version.updated, at: 3)
-        try upsertOwner.bind(owner.version.generated, at: 4)
-        try upsertOwner.bind(owner.version.digest, at: 5)
-        try upsertOwner.bind(owner.isDeletion ? 1 : 0, at: 6)
-        try upsertOwner.bind(owner.time, at: 7)
-        try upsertOwner.bind(owner.fingerprint, at: 8)
-        for id in ids {
-            try upsertOwner.bind(id, at: 1)
-            try upsertOwner.run()
-        }
+        for id in ids { try owned.append((id, owner), on: connection, arena: arena) }
     }
 
     mutating func writeEvent(_ quake: Quake) throws {
         try writeRefreshes()
-        try QuakeColumns.bind(quake, to: upsert, arena: arena)
-        try upsert.run()
+        try events.append(quake, on: connection, arena: arena)
     }
 
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {
         try writeRefreshes()
+        try events.flush(on: connection, arena: arena)
         try updateFeedTime.bind(id, at: 1)
         try updateFeedTime.bind(generated, at: 2)
         try updateFeedTime.run()
@@ -123,6 +124,7 @@ struct IngestStatements: IdentityStore {
 
     mutating func deleteEvent(_ id: String) throws {
         try writeRefreshes()
+        try events.flush(on: connection, arena: arena)
         try deleteRow.bind(id, at: 1)
         try deleteRow.run()
     }
@@ -135,6 +137,7 @@ struct IngestStatements: IdentityStore {
     private mutating func writeRefreshes() throws {
         guard let refreshing else { return }
         self.refreshing = nil
+        try writeHeldRows()
         for (statement, ids) in [(refreshOwners, refreshing.owners), (refreshEvents, refreshing.events)] {
             try statement.bind(refreshing.generated, at: 1)
             try statement.bind(Self.jsonArray(ids), at: 2)
@@ -142,14 +145,33 @@ struct IngestStatements: IdentityStore {
         }
     }
 
+    /// Writes the events and owners held.
+    private mutating func writeHeldRows() throws {
+        try events.flush(on: connection, arena: arena)
+        try owned.flush(on: connection, arena: arena)
+    }
+
     // MARK: - Statements
 
-    /// Inserts a row, or replaces every column of the row with its id; parameters in column order.
-    private static let upsertSQL = """
+    /// Inserts rows, each replacing every column of the row with its id; parameters in column order.
+    private static let upsertSQL = MultiRowInsert<Quake>.SQL(columns: QuakeColumns.names.count) { rows in
+        """
         INSERT INTO quake (\(QuakeColumns.list))
-        VALUES (\(QuakeColumns.names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+        VALUES \(MultiRowInsert<Quake>.SQL.valuesList(rows: rows, columns: QuakeColumns.names.count))
         ON CONFLICT (id) DO UPDATE SET \(QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         """
+    }
+
+    /// Makes each row the owner of its id.
+    private static let upsertOwnerSQL = MultiRowInsert<(id: String, owner: IdentityOwner)>.SQL(columns: 8) { rows in
+        """
+        INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
+        VALUES \(MultiRowInsert<Quake>.SQL.valuesList(rows: rows, columns: 8))
+        ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
+            generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time,
+            fingerprint = excluded.fingerprint
+        """
+    }
 
     /// `["a","b"]`, for `json_each`.
     static func jsonArray(_ ids: [String]) -> String {

@@ -15,6 +15,8 @@ struct SQLitePendingHistory: PendingHistory {
     private let connection: Connection
     /// The token the write's transaction will have.
     let token: Int64
+    /// The text of the entries being saved, bound in place.
+    private let arena = TextArena()
 
     init(_ connection: Connection, token: Int64) {
         self.connection = connection
@@ -54,8 +56,8 @@ struct SQLitePendingHistory: PendingHistory {
         return found
     }
 
-    /// A plain insert: an entry saved twice without `replacing` naming it fails the write on the
-    /// primary key rather than lose the first. Every entry is kept, even one whose event came and
+    /// A plain insert, many entries to a statement: an entry saved twice without `replacing`
+    /// naming it fails the write on the primary key rather than lose the first. Every entry is kept, even one whose event came and
     /// went (no change), so that a later batch follows it; `record` removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
         if !replacing.isEmpty {
@@ -66,20 +68,31 @@ struct SQLitePendingHistory: PendingHistory {
                 try delete.run()
             }
         }
-        let insert = try connection.statement(
-            """
-            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            """)
-        try insert.bind(token, at: 1)
-        for entry in entries {
-            try insert.bind(entry.id, at: 2)
-            try insert.bind(entry.change?.rawValue, at: 3)
-            try insert.bind(entry.existed ? 1 : 0, at: 4)
-            try insert.bind(entry.remains ? 1 : 0, at: 5)
-            try insert.bind(entry.recordedMergedInto, at: 6)
-            try insert.run()
+        var insert = MultiRowInsert<HistoryLedger.Entry>(Self.insertSQL) { [token] entry, statement, first, arena in
+            try statement.bind(token, at: first)
+            try statement.bind(unownedText: arena.store(entry.id), at: first + 1)
+            if let change = entry.change {
+                try statement.bind(unownedText: arena.store(change.rawValue), at: first + 2)
+            } else {
+                try statement.bindNull(at: first + 2)
+            }
+            try statement.bind(entry.existed ? 1 : 0, at: first + 3)
+            try statement.bind(entry.remains ? 1 : 0, at: first + 4)
+            if let mergedInto = entry.recordedMergedInto {
+                try statement.bind(unownedText: arena.store(mergedInto), at: first + 5)
+            } else {
+                try statement.bindNull(at: first + 5)
+            }
         }
+        for entry in entries { try insert.append(entry, on: connection, arena: arena) }
+        try insert.flush(on: connection, arena: arena)
+    }
+
+    private static let insertSQL = MultiRowInsert<HistoryLedger.Entry>.SQL(columns: 6) { rows in
+        """
+        INSERT INTO history_change (token, id, change, existed, remains, merged_into)
+        VALUES \(MultiRowInsert<HistoryLedger.Entry>.SQL.valuesList(rows: rows, columns: 6))
+        """
     }
 
     /// Holds the deletion of every event older than `cutoff` and deletes them (a prune): each id

@@ -68,7 +68,6 @@ public actor SQLiteStore: QuakeWriting {
         do {
             let writer = try connection()
             var statements = try IngestStatements(writer, history: active.history, arena: arena)
-            defer { statements.upsert.clearBindings() }  // Its text pointed into the arena.
             return try statements.apply(batch)
         } catch {
             throw StoreError(path: path, error)

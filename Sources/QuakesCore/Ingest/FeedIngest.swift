@@ -194,6 +194,12 @@ struct FeedIngest {
     /// (`BatchWriter.skimming`), so a wrong guess costs a few chunks. A selection needs every
     /// quake, so it never skims.
     private func decodeAndStore(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
+        try await withTaskExecutorPreference(QueueTaskExecutor(label: "quakes.ingest")) {
+            try await decodeAndStoreInOrder(from: channel, into: writer)
+        }
+    }
+
+    private func decodeAndStoreInOrder(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
         try await withThrowingTaskGroup(of: (Int, IngestBatch).self) { decoders in
             var submitted = 0
             var stored = 0
@@ -208,7 +214,9 @@ struct FeedIngest {
                     }
                     let position = submitted
                     let skimming = writer.skimming.load(ordering: .relaxed)
-                    decoders.addTask { (position, try chunk.prepare(skimming: skimming)) }
+                    decoders.addTask(executorPreference: globalConcurrentExecutor) {
+                        (position, try chunk.prepare(skimming: skimming))
+                    }
                     submitted += 1
                 }
                 guard stored < submitted else { return }
