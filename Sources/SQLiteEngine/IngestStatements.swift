@@ -154,19 +154,19 @@ struct IngestStatements: IdentityStore {
     // MARK: - Statements
 
     /// Inserts rows, each replacing every column of the row with its id; parameters in column order.
-    private static let upsertSQL = MultiRowInsert<Quake>.SQL(columns: QuakeColumns.names.count) { rows in
+    private static let upsertSQL = MultiRowInsert<Quake>.SQL(columns: QuakeColumns.names.count) { values in
         """
         INSERT INTO quake (\(QuakeColumns.list))
-        VALUES \(MultiRowInsert<Quake>.SQL.valuesList(rows: rows, columns: QuakeColumns.names.count))
+        VALUES \(values)
         ON CONFLICT (id) DO UPDATE SET \(QuakeColumns.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         """
     }
 
     /// Makes each row the owner of its id.
-    private static let upsertOwnerSQL = MultiRowInsert<(id: String, owner: IdentityOwner)>.SQL(columns: 8) { rows in
+    private static let upsertOwnerSQL = MultiRowInsert<(id: String, owner: IdentityOwner)>.SQL(columns: 8) { values in
         """
         INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
-        VALUES \(MultiRowInsert<Quake>.SQL.valuesList(rows: rows, columns: 8))
+        VALUES \(values)
         ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
             generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted, time = excluded.time,
             fingerprint = excluded.fingerprint

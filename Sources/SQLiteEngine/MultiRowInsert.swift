@@ -3,15 +3,17 @@ import SQLite
 /// An INSERT written many rows to a statement: rows are held as they come and written in groups,
 /// each one statement of several `VALUES` rows.
 ///
-/// A statement costs SQLite a start, a halt and a reset besides the work of its rows; a fresh
-/// ingest written one row per statement spent a quarter more than with many (the streamed floor
-/// of `make bench`, 200k features: 2.1–2.6 s against 1.5–1.7 s). Rows of one statement go in one
-/// after another, as separate statements would: a later row with the key of an earlier one takes
-/// the statement's `ON CONFLICT` path against it.
+/// A statement costs SQLite a start, a halt and a reset besides the work of its rows: the streamed
+/// floor of `make bench` (200k features, indexes built after the load) took 2.1–2.6 s with one
+/// row per INSERT against 1.5–1.7 s with many. Rows of one statement go in one after another, as
+/// separate statements would: a later row with the key of an earlier one takes the statement's
+/// `ON CONFLICT` path against it.
 ///
 /// The rows held are written by `flush`, which the owner calls before anything else reads or
-/// changes the table, and at the end of its batch. Text is bound through `arena`, reset for each
-/// statement run.
+/// changes the table, and at the end of its batch. Text is bound in place through an arena, reset
+/// for each statement run: an insert takes its statements from the connection's cache, which
+/// clears their bindings, and binds every parameter before each run, so no run reads text that is
+/// gone.
 struct MultiRowInsert<Row> {
     /// The statements of an insert for each number of rows they take, made once per process.
     struct SQL: Sendable {
@@ -20,19 +22,15 @@ struct MultiRowInsert<Row> {
         let bySize: [String]
         let columns: Int
 
-        /// The statements of rows of `columns` values, `statement(rows)` being the one for that
-        /// many rows; none has more than 999 parameters, the least any SQLite allows.
-        init(columns: Int, statement: (_ rows: Int) -> String) {
+        /// The statements of rows of `columns` values, `statement(values)` being the one whose
+        /// `VALUES` list is `values`: `(?, ?, …), (?, ?, …)`. None has more than 999 parameters,
+        /// the least any SQLite allows.
+        init(columns: Int, statement: (_ values: String) -> String) {
+            let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
             var sizes = [1]
             while sizes.last! * 2 * columns <= 999, sizes.count < 8 { sizes.append(sizes.last! * 2) }
-            bySize = sizes.map(statement)
+            bySize = sizes.map { statement(Array(repeating: row, count: $0).joined(separator: ", ")) }
             self.columns = columns
-        }
-
-        /// `(?, ?, …), (?, ?, …)`: `rows` groups of `columns` parameters, for a `VALUES` list.
-        static func valuesList(rows: Int, columns: Int) -> String {
-            let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-            return Array(repeating: row, count: rows).joined(separator: ", ")
         }
     }
 

@@ -57,8 +57,9 @@ struct SQLitePendingHistory: PendingHistory {
     }
 
     /// A plain insert, many entries to a statement: an entry saved twice without `replacing`
-    /// naming it fails the write on the primary key rather than lose the first. Every entry is kept, even one whose event came and
-    /// went (no change), so that a later batch follows it; `record` removes those.
+    /// naming it fails the write on the primary key rather than lose the first. Every entry is
+    /// kept, even one whose event came and went (no change), so that a later batch follows it;
+    /// `record` removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
         if !replacing.isEmpty {
             let delete = try connection.statement("DELETE FROM history_change WHERE token = ?1 AND id = ?2")
@@ -88,11 +89,8 @@ struct SQLitePendingHistory: PendingHistory {
         try insert.flush(on: connection, arena: arena)
     }
 
-    private static let insertSQL = MultiRowInsert<HistoryLedger.Entry>.SQL(columns: 6) { rows in
-        """
-        INSERT INTO history_change (token, id, change, existed, remains, merged_into)
-        VALUES \(MultiRowInsert<HistoryLedger.Entry>.SQL.valuesList(rows: rows, columns: 6))
-        """
+    private static let insertSQL = MultiRowInsert<HistoryLedger.Entry>.SQL(columns: 6) { values in
+        "INSERT INTO history_change (token, id, change, existed, remains, merged_into) VALUES \(values)"
     }
 
     /// Holds the deletion of every event older than `cutoff` and deletes them (a prune): each id

@@ -7,9 +7,9 @@ import Testing
 /// Rows written many to a statement (`MultiRowInsert`) must come out as if each had been its own
 /// statement, whatever their number, and their text must reach SQLite intact through the arena.
 @Suite struct MultiRowInsertTests {
-    private static let upsert = MultiRowInsert<(key: String, value: Int)>.SQL(columns: 2) { rows in
+    private static let upsert = MultiRowInsert<(key: String, value: Int)>.SQL(columns: 2) { values in
         """
-        INSERT INTO pair (key, value) VALUES \(MultiRowInsert<Quake>.SQL.valuesList(rows: rows, columns: 2))
+        INSERT INTO pair (key, value) VALUES \(values)
         ON CONFLICT (key) DO UPDATE SET value = excluded.value, history = history || ',' || excluded.value
         """
     }
@@ -37,10 +37,11 @@ import Testing
 
     @Test func statementsStayUnderTheLeastParameterLimitWithPowersOfTwo() {
         #expect(Self.upsert.bySize.count == 8)  // 1 through 128 rows of 2 parameters
-        let wide = MultiRowInsert<Quake>.SQL(columns: 32) { "\($0)" }
-        #expect(wide.bySize == ["1", "2", "4", "8", "16"])  // 16 × 32 = 512 ≤ 999 < 32 × 32
-        let widest = MultiRowInsert<Quake>.SQL(columns: 999) { "\($0)" }
-        #expect(widest.bySize == ["1"])
+        let rows = { (sql: MultiRowInsert<Quake>.SQL) in sql.bySize.map { $0.filter { $0 == "(" }.count } }
+        // 16 × 32 = 512 ≤ 999 < 32 × 32
+        #expect(rows(MultiRowInsert<Quake>.SQL(columns: 32) { $0 }) == [1, 2, 4, 8, 16])
+        #expect(rows(MultiRowInsert<Quake>.SQL(columns: 999) { $0 }) == [1])
+        #expect(Self.upsert.bySize[1].contains("VALUES (?, ?), (?, ?)\n"))
     }
 
     /// Counts below, at and beyond a whole statement, and ones that split into every size.
