@@ -199,7 +199,7 @@ struct FeedIngest {
     /// before it could give the store its next batch: a quarter of two cores sat idle through a
     /// fresh ingest of 200,000 features, which took 3.4 s instead of 4.0 (medians of five).
     private func decodeAndStore(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
-        try await withTaskExecutorPreference(QueueExecutor(label: "quakes.ingest")) {
+        try await withTaskExecutorPreference(QueueTaskExecutor(label: "quakes.ingest")) {
             try await decodeAndStoreInOrder(from: channel, into: writer)
         }
     }

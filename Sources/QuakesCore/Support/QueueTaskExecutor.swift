@@ -1,0 +1,23 @@
+import Dispatch
+
+/// A task executor that runs the tasks preferring it on a dispatch queue of its own, off Swift's
+/// cooperative pool.
+///
+/// For a task that mostly hands work on and must do so at once: on the pool it would wait behind
+/// the long jobs it hands out, which hold every thread of it (on two cores, a fetch's decoders).
+///
+/// Not `QueueExecutor` in a second role: that one is an actor's serial executor, and running an
+/// actor's jobs as those of a task executor too would change where the code they call continues.
+package final class QueueTaskExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    package init(label: String) {
+        queue = DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
