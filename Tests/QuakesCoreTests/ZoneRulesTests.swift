@@ -96,6 +96,12 @@ import Testing
         let folder = try TemporaryDirectory()
         #expect(ZoneRules.named(try folder.write("zone", "not a zone")) == nil)
         #expect(ZoneRules(tzif: Array("TZif2".utf8)) == nil)
+        // A real zone file past a megabyte is no zone file, and is not read; nor is a device.
+        let parisBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Europe/Paris")))
+        let paddedBytes = parisBytes + [UInt8](repeating: 0, count: 1 << 20)
+        #expect(ZoneRules(tzif: paddedBytes) == paris)  // What the parser alone would accept.
+        #expect(ZoneRules.named(try folder.write("padded", paddedBytes)) == nil)
+        #expect(ZoneRules.named("/dev/zero") == nil)
     }
 
     /// `/etc/localtime`, named by its link into the database, else by `/etc/timezone`.

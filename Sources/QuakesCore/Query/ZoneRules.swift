@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// A time zone's offsets from UTC, as the C library finds them: from the system's time zone
 /// database (TZif files, RFC 8536, Debian's tzdata), or from a POSIX `TZ` rule (`EST5EDT`,
@@ -104,8 +105,15 @@ struct ZoneRules: Sendable, Equatable {
         self.rule = rule
     }
 
+    /// The bytes of the file at `path`, when it is a regular file of a size a zone file can have: a
+    /// few kilobytes, never past a megabyte. `TZ` may name any path; a large file it names is not
+    /// read into memory.
     private static func readFile(_ path: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 << 20 else {
+            return nil
+        }
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
     /// The parts of a TZif file, read in order.
