@@ -102,6 +102,10 @@ import Testing
         #expect(ZoneRules(tzif: paddedBytes) == paris)  // What the parser alone would accept.
         #expect(ZoneRules.named(try folder.write("padded", paddedBytes)) == nil)
         #expect(ZoneRules.named("/dev/zero") == nil)
+        // Nor is a FIFO waited on until some writer opens it.
+        let fifo = folder.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(ZoneRules.named(fifo) == nil)
     }
 
     /// `/etc/localtime`, named by its link into the database, else by `/etc/timezone`.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A time zone's offsets from UTC, as the C library finds them: from the system's time zone
@@ -106,14 +105,28 @@ struct ZoneRules: Sendable, Equatable {
     }
 
     /// The bytes of the file at `path`, when it is a regular file of a size a zone file can have: a
-    /// few kilobytes, never past a megabyte. `TZ` may name any path; a large file it names is not
-    /// read into memory.
+    /// few kilobytes, never past a megabyte. `TZ` may name any path. One descriptor serves the check
+    /// and the read, so a file replaced or grown in between is still read no further than the
+    /// bound; it is opened without waiting, so a FIFO it names is refused rather than waited on.
     private static func readFile(_ path: String) -> [UInt8]? {
+        let limit = 1 << 20
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 << 20 else {
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= limit else {
             return nil
         }
-        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            if bytes.count > limit { return nil }
+        }
     }
 
     /// The parts of a TZif file, read in order.
