@@ -11,9 +11,8 @@ import SQLite
 ///
 /// The rows held are written by `flush`, which the owner calls before anything else reads or
 /// changes the table, and at the end of its batch. Text is bound in place through an arena, reset
-/// for each statement run: an insert takes its statements from the connection's cache, which
-/// clears their bindings, and binds every parameter before each run, so no run reads text that is
-/// gone.
+/// for each statement run: every parameter of the statement is bound again before each run, so no
+/// run reads text from before the reset.
 struct MultiRowInsert<Row> {
     /// The statements of an insert for each number of rows they take, made once per process.
     struct SQL: Sendable {
