@@ -1,3 +1,4 @@
+import Dispatch
 import PostgreSQL
 import QuakesCore
 
@@ -17,6 +18,14 @@ public actor PostgresStore: QuakeWriting {
     private let name: String
     private let executor = QueueExecutor(label: "quakes.postgres")
     private var openConnection: PostgresConnection?
+    /// The last batch of the active ingest, decided but not yet written: it is written while the
+    /// next batch is decided (`PostgresFlush`), or at the commit.
+    private var unflushed: PostgresBatchWrites?
+    /// The batch being written, which may still be when `ingest` returns, so that the server works
+    /// on it while the next batch comes: the connection is its until it ends (see `connection()`).
+    private var inFlight: PostgresFlush?
+    /// Where batches are written while the store decides the next (see `PostgresFlush`).
+    private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
 
     /// The active ingest, with who its history is by and from where, and the history its batches
     /// write, recorded as a transaction when it commits.
@@ -53,10 +62,15 @@ public actor PostgresStore: QuakeWriting {
         let active = try turns.context(of: ticket, in: name)
         do {
             let connection = try connection()
+            try endFlush()
             var writes = PostgresBatchWrites(connection: connection, history: active.history)
-            var owners = try writes.loadOwners(of: batch.namedIDs)
+            // The owners are read before the previous batch is written, which then happens while
+            // this one is decided, and after.
+            var owners = try writes.loadOwners(of: batch.namedIDs, flushingMeanwhile: unflushed, on: flushQueue)
+            unflushed = nil
+            inFlight = writes.previousFlush
             let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
-            try writes.flush()
+            unflushed = writes
             return outcome
         } catch {
             throw StoreError(path: name, error)
@@ -70,6 +84,11 @@ public actor PostgresStore: QuakeWriting {
         defer { turns.end() }
         do {
             let connection = try connection()
+            try endFlush()
+            if var last = unflushed {
+                unflushed = nil
+                try last.flush()
+            }
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try Self.save(feedState, on: connection) }
             try connection.commit()
@@ -82,6 +101,8 @@ public actor PostgresStore: QuakeWriting {
 
     public func rollback(_ ticket: IngestTicket) {
         guard turns.isActive(ticket) else { return }
+        try? endFlush()
+        unflushed = nil
         _ = try? openConnection?.execute("ROLLBACK")
         turns.end()
     }
@@ -164,6 +185,12 @@ public actor PostgresStore: QuakeWriting {
 
     // MARK: - Private
 
+    /// Waits until the batch in flight is written, and throws what its flush failed with.
+    private func endFlush() throws {
+        defer { inFlight = nil }
+        try inFlight?.finish()
+    }
+
     /// Begins a transaction on the write connection, or on a new one when the server ended the
     /// session since the last transaction (it restarted): nothing is lost, as no work was under
     /// way, and a watch that fetches takes up again when the server is back.
@@ -180,7 +207,10 @@ public actor PostgresStore: QuakeWriting {
         }
     }
 
+    /// The write connection, once the batch in flight, if any, has been written: the flush's
+    /// failure, if it failed, is kept for the ingest (`endFlush()`), whose transaction it ends.
     private func connection() throws(StoreError) -> PostgresConnection {
+        try? inFlight?.finish()
         if let openConnection { return openConnection }
         do {
             let connection = try PostgresConnection(uri: uri)

@@ -156,6 +156,74 @@ import Testing
         }
     }
 
+    /// One fetch of a document long enough for several batches, whose later features rewrite the
+    /// events of earlier ones (newer versions, re-identifications that absorb them, deletions, older
+    /// copies that change nothing), some of them one batch apart, where PostgreSQL decides a batch
+    /// while the one before is still being written: every engine must store the same events, and
+    /// PostgreSQL the same history as SQLite.
+    @Test func aFetchWhoseBatchesRewriteEarlierBatchesLeavesTheSameEventsOnEveryEngine() async throws {
+        let templates = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekAfter)).quakes
+        let count = 900
+        let updated: Int64 = 1_626_900_000_000
+        func version(_ index: Int, id: String, ids: [String], updated: Int64, status: String? = nil) -> String {
+            var quake = templates[index % templates.count]
+            quake.id = id
+            quake.ids = "," + ids.joined(separator: ",") + ","
+            quake.time = 1_626_000_000_000 + Int64(index) * 1000
+            quake.updated = updated
+            quake.feedGenerated = nil
+            if let status { quake.status = status }
+            return QuakeFormats.geoJSONFeature(quake)
+        }
+        var features: [String] = []
+        for index in 0..<count { features.append(version(index, id: "ev\(index)", ids: ["ev\(index)"], updated: updated)) }
+        for index in 0..<count {
+            let id = "ev\(index)"
+            switch index % 4 {
+            case 0: features.append(version(index + 1, id: id, ids: [id], updated: updated + 1000))
+            case 1:
+                features.append(version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 2000))
+                // Its deletion, a few features on: in the same batch or the next.
+                if index % 8 == 1 {
+                    features.append(
+                        version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 3000, status: "deleted"))
+                }
+            case 2: features.append(version(index, id: id, ids: [id], updated: updated + 3000, status: "deleted"))
+            default: features.append(version(index + 2, id: id, ids: [id], updated: updated - 1000))
+            }
+        }
+        let folder = try TemporaryDirectory()
+        let document = #"{"type":"FeatureCollection","metadata":{"generated":1626950000000},"features":["#
+            + features.joined(separator: ",\n") + "]}"
+        // Several batches of the ingest's 256 KB chunks.
+        #expect(document.utf8.count > 4 * 256 * 1024)
+        let path = try folder.write("rewrites.geojson", document)
+
+        var answers: [TestEngine: (list: String, history: String)] = [:]
+        let engines = [TestEngine.sqlite, .postgresql] + Self.comparedWithSQLite.filter({ $0 != .postgresql })
+        for engine in engines {
+            let store = try engine.newDatabase()
+            // At one time, which the history records.
+            let fetch = await QuakesRun.run(["fetch", "--quiet", "--db", store.location, path], now: updated + 60_000)
+            #expect(fetch.status == .success, "\(engine): \(fetch.standardError)")
+            let list = await QuakesRun.run(["list", "--db", store.location, "--format", "ndjson", "--sort", "time"])
+            let history = await QuakesRun.run(["history", "--db", store.location, "--changes", "--format", "ndjson"])
+            answers[engine] = (list.standardOutput, engine.keepsHistory ? history.standardOutput : "")
+        }
+        let sqlite = try #require(answers[.sqlite])
+        // What the rewrites leave: the newer versions and the absorbing events, not the deleted.
+        let listed = sqlite.list.split(separator: "\n")
+        #expect(listed.count == count / 4 + count / 8 + count / 4)
+        #expect(sqlite.list.contains(#""id":"nw5""#) && !sqlite.list.contains(#""id":"nw1""#))
+        #expect(!sqlite.list.contains(#""id":"ev2""#) && sqlite.list.contains(#""id":"ev3""#))
+        for (engine, answer) in answers where engine != .sqlite {
+            #expect(answer.list == sqlite.list, "events on \(engine)")
+            if engine.keepsHistory {
+                #expect(answer.history == sqlite.history, "history on \(engine)")
+            }
+        }
+    }
+
     /// `text` with the database's location, its schema's version and the seconds a fetch took
     /// replaced by placeholders.
     private static func withoutTheDatabasesOwnDetails(_ text: String, location: String) -> String {
