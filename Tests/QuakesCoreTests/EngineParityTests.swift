@@ -176,24 +176,29 @@ import Testing
             return QuakeFormats.geoJSONFeature(quake)
         }
         var features: [String] = []
-        for index in 0..<count { features.append(version(index, id: "ev\(index)", ids: ["ev\(index)"], updated: updated)) }
+        for index in 0..<count {
+            features.append(version(index, id: "ev\(index)", ids: ["ev\(index)"], updated: updated))
+        }
         for index in 0..<count {
             let id = "ev\(index)"
             switch index % 4 {
             case 0: features.append(version(index + 1, id: id, ids: [id], updated: updated + 1000))
             case 1:
                 features.append(version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 2000))
-                // Its deletion, a few features on: in the same batch or the next.
+                // Its deletion, right after it.
                 if index % 8 == 1 {
                     features.append(
-                        version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 3000, status: "deleted"))
+                        version(
+                            index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 3000, status: "deleted"
+                        ))
                 }
             case 2: features.append(version(index, id: id, ids: [id], updated: updated + 3000, status: "deleted"))
             default: features.append(version(index + 2, id: id, ids: [id], updated: updated - 1000))
             }
         }
         let folder = try TemporaryDirectory()
-        let document = #"{"type":"FeatureCollection","metadata":{"generated":1626950000000},"features":["#
+        let document =
+            #"{"type":"FeatureCollection","metadata":{"generated":1626950000000},"features":["#
             + features.joined(separator: ",\n") + "]}"
         // Several batches of the ingest's 256 KB chunks.
         #expect(document.utf8.count > 4 * 256 * 1024)
