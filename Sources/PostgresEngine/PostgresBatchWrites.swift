@@ -4,11 +4,15 @@ import QuakesCore
 
 /// The store side of `IdentityRules` for one batch on PostgreSQL: the rules' decisions are kept in
 /// memory, one final state per event id and per identity, and `flush` moves them in bulk, not a
-/// round trip per row. Rows the database did not hold when the batch began (what `loadOwners`
+/// round trip per row. Rows the database will not hold when the batch is written (what `loadOwners`
 /// read says so) are copied straight into their tables; the others go through staging tables and
 /// one upsert per table.
 ///
-/// Not `Sendable`: it belongs to the store actor, which makes one per batch.
+/// A batch is written while the next is decided (`PostgresFlush`), so the next reads its owners
+/// before this batch's rows are in, and lays this batch's decided owners over them.
+///
+/// Not `Sendable`: it belongs to the store actor, which makes one per batch, and lends it to its
+/// flush.
 struct PostgresBatchWrites: IdentityStore {
     private let connection: PostgresConnection
     /// The batch's changes, spilled into the ingest's history when the batch is flushed.
@@ -24,9 +28,10 @@ struct PostgresBatchWrites: IdentityStore {
 
     private var events: [String: EventWrite] = [:]
     private var owners: [String: IdentityOwner] = [:]
-    /// The ids `loadOwners` looked up, and the owners the database held for them when the batch
-    /// began: a looked-up id without one has no `identity` row, and its event no `quake` row unless
-    /// its own version owns it, not a deletion (the rules keep the two tables so).
+    /// The ids `loadOwners` looked up, and the owners the database will hold for them when the
+    /// batch is written (what it held, with what the batch before decided laid over it): a
+    /// looked-up id without one has no `identity` row, and its event no `quake` row unless its own
+    /// version owns it, not a deletion (the rules keep the two tables so).
     private var lookedUp: Set<String> = []
     private var storedOwners: [String: IdentityOwner] = [:]
     /// The owners the previous batch decided, when its rows are written while this batch is
@@ -62,12 +67,11 @@ struct PostgresBatchWrites: IdentityStore {
     /// are laid over what the database holds, and it is flushed on `queue` while this batch is
     /// decided (`previousFlush`).
     mutating func loadOwners(
-        of ids: some Sequence<String>, flushingMeanwhile previous: PostgresBatchWrites? = nil,
-        on queue: DispatchQueue? = nil
+        of ids: some Sequence<String>, flushingMeanwhile previous: PostgresBatchWrites?, on queue: DispatchQueue
     ) throws -> [String: IdentityOwner] {
         lookedUp = Set(ids)
         storedOwners = try query(Array(lookedUp))
-        if let previous, let queue {
+        if let previous {
             unflushed = previous.owners
             for id in lookedUp { if let owner = unflushed[id] { storedOwners[id] = owner } }
             previousFlush = PostgresFlush(previous, on: queue)

@@ -5,7 +5,8 @@ import Dispatch
 /// A fresh ingest otherwise alternates: the server loads a batch while quakes waits, then quakes
 /// decides the next while the server waits (measured: both cores idle 40 % of a 200,000-feature
 /// ingest). The next batch's owners are read before this flush starts, so they lack its rows; the
-/// store lays this batch's decided owners over them (`PostgresBatchWrites.loadOwners(of:over:)`).
+/// store lays this batch's decided owners over them
+/// (`PostgresBatchWrites.loadOwners(of:flushingMeanwhile:on:)`).
 ///
 /// `@unchecked Sendable` is sound: from `init` until `done` is signalled, the writes, and the
 /// connection they hold, are used by the flushing thread alone. The store does not use the

@@ -27,9 +27,11 @@ public actor PostgresStore: QuakeWriting {
     /// Where batches are written while the store decides the next (see `PostgresFlush`).
     private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
 
-    /// The active ingest, with who its history is by and from where, and the history its batches
-    /// write, recorded as a transaction when it commits.
-    private let turns = WriterTurns<(author: String, source: String?, history: PostgresPendingHistory)>()
+    /// The active ingest, with who its history is by and from where, the history its batches
+    /// write, recorded as a transaction when it commits, and the indexes it builds at the end.
+    private let turns = WriterTurns<
+        (author: String, source: String?, history: PostgresPendingHistory, indexes: PostgresDeferredIndexes)
+    >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -50,7 +52,9 @@ public actor PostgresStore: QuakeWriting {
         await turns.waitForTurn()
         do {
             let connection = try beginTransaction()
-            return turns.begin((author, source, try PostgresPendingHistory.begin(on: connection)))
+            let history = try PostgresPendingHistory.begin(on: connection)
+            let indexes = try PostgresDeferredIndexes.settingAside(on: connection)
+            return turns.begin((author, source, history, indexes))
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
             turns.end()
@@ -89,6 +93,7 @@ public actor PostgresStore: QuakeWriting {
                 unflushed = nil
                 try last.flush()
             }
+            try active.indexes.build(on: connection)
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try Self.save(feedState, on: connection) }
             try connection.commit()
