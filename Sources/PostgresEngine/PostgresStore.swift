@@ -50,6 +50,10 @@ public actor PostgresStore: QuakeWriting {
 
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         await turns.waitForTurn()
+        // Nothing of an earlier ingest may reach this one (`commit` and `rollback` clear them).
+        unflushed = nil
+        try? inFlight?.finish()
+        inFlight = nil
         do {
             let connection = try beginTransaction()
             let history = try PostgresPendingHistory.begin(on: connection)
@@ -86,19 +90,20 @@ public actor PostgresStore: QuakeWriting {
     {
         let active = try turns.context(of: ticket, in: name)
         defer { turns.end() }
+        // The ingest's last batch goes with it, whether it commits or not.
+        let last = unflushed
+        unflushed = nil
         do {
             let connection = try connection()
             try endFlush()
-            if var last = unflushed {
-                unflushed = nil
-                try last.flush()
-            }
+            if var last { try last.flush() }
             try active.indexes.build(on: connection)
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try Self.save(feedState, on: connection) }
             try connection.commit()
             return commit
         } catch {
+            inFlight = nil
             _ = try? openConnection?.execute("ROLLBACK")
             throw StoreError(path: name, error)
         }
@@ -212,10 +217,18 @@ public actor PostgresStore: QuakeWriting {
         }
     }
 
-    /// The write connection, once the batch in flight, if any, has been written: the flush's
-    /// failure, if it failed, is kept for the ingest (`endFlush()`), whose transaction it ends.
+    /// The write connection, once the batch in flight, if any, has been written. When that flush
+    /// failed, the ingest's transaction is over: it is rolled back at once, so that another
+    /// source's call (`feedState(for:)`) does not fail inside it, and the ingest's next call throws
+    /// the flush's failure (`endFlush()`).
     private func connection() throws(StoreError) -> PostgresConnection {
-        try? inFlight?.finish()
+        if let inFlight {
+            do {
+                try inFlight.finish()
+            } catch {
+                _ = try? openConnection?.execute("ROLLBACK")
+            }
+        }
         if let openConnection { return openConnection }
         do {
             let connection = try PostgresConnection(uri: uri)

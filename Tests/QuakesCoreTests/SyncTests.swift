@@ -113,6 +113,33 @@ import Testing
         #expect(next.contains("updatedafter=2024-02-10T23:00:00"), "\(next)")
     }
 
+    /// A sync reads `identity` on a connection of its own while its ingest is open (which features
+    /// of the margin name a stored event). Into an empty PostgreSQL database, whose first ingest sets
+    /// `quake`'s indexes aside and so locks that table, the read must not wait for the ingest, which
+    /// waits for the read: the answer spans several batches, with features outside the scope and
+    /// deletions in every one.
+    @Test func aSyncIntoAnEmptyPostgreSQLDatabaseLoadsItsWholeScope() async throws {
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        let now = start + 40 * day
+        let emulator = FDSNEmulator(server: server, now: { now })
+        emulator.replace(FDSNEmulator.catalogue(count: 3000, from: start, to: start + 30 * day, seed: 7))
+        emulator.update { events in
+            for index in events.indices where index % 9 == 0 { events[index].status = "deleted" }
+        }
+        let store = try TestEngine.postgresql.newDatabase()
+        // Should the read wait for the ingest after all, it gives up after 10 s and the sync fails,
+        // rather than the test hang.
+        let database = TestStore.uri(store.location, adding: "options=-c%20lock_timeout%3D10s")
+        let run = await Self.sync(
+            emulator, database: database, now: now, ["--since", "2024-01-01T00:00:00Z", "--min-magnitude", "3"])
+        #expect(run.status == .success, "\(run.standardError)")
+        let inScope = emulator.events.filter { !$0.isDeleted && ($0.mag ?? 0) >= 3 }
+        #expect(inScope.count > 500 && inScope.count < 2000)
+        let count = await QuakesRun.run(["count", "--db", store.location])
+        #expect(count.standardOutput == "\(inScope.count)\n", "\(count.standardError)")
+    }
+
     @Test func aSyncWithoutAScopeSaysWhatItNeeds() async throws {
         let server = try LocalHTTPServer()
         defer { server.stop() }
