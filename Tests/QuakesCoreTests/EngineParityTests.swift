@@ -1,4 +1,6 @@
 import Foundation
+import PostgreSQL
+import SQLite
 import Testing
 
 @testable import QuakesCore
@@ -175,45 +177,66 @@ import Testing
             if let status { quake.status = status }
             return QuakeFormats.geoJSONFeature(quake)
         }
-        var features: [String] = []
-        for index in 0..<count {
-            features.append(version(index, id: "ev\(index)", ids: ["ev\(index)"], updated: updated))
-        }
-        for index in 0..<count {
+        func rewrite(_ index: Int) -> [String] {
             let id = "ev\(index)"
             switch index % 4 {
-            case 0: features.append(version(index + 1, id: id, ids: [id], updated: updated + 1000))
+            case 0: return [version(index + 1, id: id, ids: [id], updated: updated + 1000)]
             case 1:
-                features.append(version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 2000))
+                let absorbing = version(index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 2000)
                 // Its deletion, right after it.
-                if index % 8 == 1 {
-                    features.append(
-                        version(
-                            index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 3000, status: "deleted"
-                        ))
-                }
-            case 2: features.append(version(index, id: id, ids: [id], updated: updated + 3000, status: "deleted"))
-            default: features.append(version(index + 2, id: id, ids: [id], updated: updated - 1000))
+                guard index % 8 == 1 else { return [absorbing] }
+                return [
+                    absorbing,
+                    version(
+                        index, id: "nw\(index)", ids: [id, "nw\(index)"], updated: updated + 3000, status: "deleted"),
+                ]
+            case 2: return [version(index, id: id, ids: [id], updated: updated + 3000, status: "deleted")]
+            default: return [version(index + 2, id: id, ids: [id], updated: updated - 1000)]
             }
         }
+        // Each event's rewrite comes about 300 features after it, less than a batch: in the same
+        // batch or the next.
+        let lag = 150
+        var features: [String] = []
+        for step in 0..<(count + lag) {
+            if step < count { features.append(version(step, id: "ev\(step)", ids: ["ev\(step)"], updated: updated)) }
+            if step >= lag { features += rewrite(step - lag) }
+        }
         let folder = try TemporaryDirectory()
-        let document =
-            #"{"type":"FeatureCollection","metadata":{"generated":1626950000000},"features":["#
-            + features.joined(separator: ",\n") + "]}"
+        func document(generated: Int64) -> String {
+            #"{"type":"FeatureCollection","metadata":{"generated":\#(generated)},"features":["#
+                + features.joined(separator: ",\n") + "]}"
+        }
         // Several batches of the ingest's 256 KB chunks.
-        #expect(document.utf8.count > 4 * 256 * 1024)
-        let path = try folder.write("rewrites.geojson", document)
+        #expect(document(generated: 0).utf8.count > 4 * 256 * 1024)
+        let path = try folder.write("rewrites.geojson", document(generated: 1_626_950_000_000))
+        // The same document a minute later: every stored event takes the newer feed time.
+        let later = try folder.write("later.geojson", document(generated: 1_626_950_060_000))
 
         var answers: [TestEngine: (list: String, history: String)] = [:]
         let engines = [TestEngine.sqlite, .postgresql] + Self.comparedWithSQLite.filter({ $0 != .postgresql })
         for engine in engines {
             let store = try engine.newDatabase()
             // At one time, which the history records.
-            let fetch = await QuakesRun.run(["fetch", "--quiet", "--db", store.location, path], now: updated + 60_000)
-            #expect(fetch.status == .success, "\(engine): \(fetch.standardError)")
+            for (document, time) in [(path, updated + 60_000), (later, updated + 120_000)] {
+                let fetch = await QuakesRun.run(["fetch", "--quiet", "--db", store.location, document], now: time)
+                #expect(fetch.status == .success, "\(engine): \(fetch.standardError)")
+            }
             let list = await QuakesRun.run(["list", "--db", store.location, "--format", "ndjson", "--sort", "time"])
             let history = await QuakesRun.run(["history", "--db", store.location, "--changes", "--format", "ndjson"])
             answers[engine] = (list.standardOutput, engine.keepsHistory ? history.standardOutput : "")
+            // Every stored event took the later feed's time.
+            let feedTimes = "SELECT generated, count(*) FROM quake GROUP BY generated"
+            switch engine {
+            case .sqlite:
+                let rows = try Connection(path: store.location, mode: .readOnly).statement(feedTimes)
+                #expect(try rows.step() && rows.int64(at: 0) == 1_626_950_060_000 && rows.int64(at: 1) == 562)
+                #expect(try !rows.step())
+            case .postgresql:
+                let rows = try PostgresConnection(uri: store.location).execute(feedTimes)
+                #expect(rows.rowCount == 1 && rows.int64(row: 0, column: 0) == 1_626_950_060_000)
+            case .geojson: break
+            }
         }
         let sqlite = try #require(answers[.sqlite])
         // What the rewrites leave: the newer versions and the absorbing events, not the deleted.
