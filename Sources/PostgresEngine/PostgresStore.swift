@@ -9,7 +9,9 @@ import QuakesCore
 /// decided in Swift by `IdentityRules`, over the owners of every id it names (read by one query),
 /// and the decided rows are moved in bulk (see `PostgresBatchWrites`): COPY straight into the tables
 /// for rows the database did not hold, through staging tables and one upsert per table for the
-/// others. Writers on every host serialise on an advisory lock
+/// others. A batch is written on a queue of its own while the next is decided (`PostgresFlush`),
+/// and a load into an empty `quake` builds its secondary indexes at the commit
+/// (`PostgresDeferredIndexes`). Writers on every host serialise on an advisory lock
 /// (`PostgresWriterLock`), so history tokens, taken in the writing transaction from
 /// `history_state`, increase in commit order.
 public actor PostgresStore: QuakeWriting {
