@@ -137,8 +137,9 @@ import Testing
         let untouched = try objectIDs(read.location)
         let reader = try PostgresConnection(uri: read.location)
         // Should the fetch wait for the reader after all, the server ends the reader and the
-        // expectations below fail, rather than the test hang.
-        try reader.execute("SET idle_in_transaction_session_timeout = '30s'")
+        // expectations below fail, rather than the test hang: after as long as a watch test waits,
+        // since an in-process fetch beside the whole suite has taken tens of seconds.
+        try reader.execute("SET idle_in_transaction_session_timeout = '300s'")
         try reader.execute("BEGIN")
         try reader.execute("SELECT count(*) FROM quake")
         let beside = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: read.location)
