@@ -59,8 +59,8 @@ struct PostgresBatchWrites: IdentityStore {
             """)
     }
 
-    /// The owners of `ids` when the batch begins, which the batch remembers so that `flush` knows
-    /// which rows are new. Every id the rules write in the batch is one of them: the ids its
+    /// The owners of `ids` when the batch is written, which the batch remembers so that `flush`
+    /// knows which rows are new. Every id the rules write in the batch is one of them: the ids its
     /// features name.
     ///
     /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
@@ -79,12 +79,12 @@ struct PostgresBatchWrites: IdentityStore {
         return storedOwners
     }
 
-    /// True when the database held no `identity` row for `id` when the batch began.
+    /// True when the database will hold no `identity` row for `id` when the batch is written.
     private func isNewIdentity(_ id: String) -> Bool {
         lookedUp.contains(id) && storedOwners[id] == nil
     }
 
-    /// True when the database held no `quake` row for `id` when the batch began.
+    /// True when the database will hold no `quake` row for `id` when the batch is written.
     private func isNewEvent(_ id: String) -> Bool {
         guard lookedUp.contains(id) else { return false }
         guard let owner = storedOwners[id] else { return true }
