@@ -82,8 +82,9 @@ import Testing
     @Test func moreBucketsThanLinesAreDrawnAsColumns() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
-        _ = await QuakesRun.fetch(
+        let fetch = await QuakesRun.fetch(
             [Fixtures.path(Fixtures.fourFiveLater), Fixtures.path(Fixtures.alerts)], database: database)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
         let run = await Self.chart(database, ["--by", "month", "--min-magnitude", "6", "--ascii"], lines: 12)
         #expect(run.status == .success)
         #expect(

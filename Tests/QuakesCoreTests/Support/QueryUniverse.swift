@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import QuakesCore
 
@@ -31,7 +32,10 @@ actor QueryUniverse {
     private static func build() async throws -> (TemporaryDirectory, [Quake]) {
         let folder = try TemporaryDirectory()
         let run = await QuakesRun.fetch(files.map(Fixtures.path), database: folder.file("universe.sqlite"))
-        guard run.status == .success else { throw CocoaError(.fileReadCorruptFile) }
+        guard run.status == .success else {
+            Issue.record("the universe's fetch failed (\(run.status)): \(run.standardError)")
+            throw CocoaError(.fileReadCorruptFile)
+        }
         // The reference decoding, seconds of work (a minute under ThreadSanitizer), on a thread of
         // its own rather than one of the cooperative pool's two.
         let decoded = try await Blocking.run {
