@@ -21,7 +21,10 @@ import Testing
                 building[engine] = Task {
                     let store = try engine.newDatabase()
                     let run = await QuakesRun.fetch(QueryUniverse.files.map(Fixtures.path), database: store.location)
-                    guard run.status == .success else { throw CocoaError(.fileReadCorruptFile) }
+                    guard run.status == .success else {
+                        Issue.record("the universe's fetch into \(engine) failed (\(run.status)): \(run.standardError)")
+                        throw CocoaError(.fileReadCorruptFile)
+                    }
                     return store
                 }
             }
@@ -160,9 +163,8 @@ import Testing
 
     /// One fetch of a document long enough for several batches, whose later features rewrite the
     /// events of earlier ones (newer versions, re-identifications that absorb them, deletions, older
-    /// copies that change nothing), some of them one batch apart, where PostgreSQL decides a batch
-    /// while the one before is still being written: every engine must store the same events, and
-    /// PostgreSQL the same history as SQLite.
+    /// copies that change nothing), in the same batch or the next: every engine must store the same
+    /// events, and PostgreSQL the same history as SQLite.
     @Test func aFetchWhoseBatchesRewriteEarlierBatchesLeavesTheSameEventsOnEveryEngine() async throws {
         let templates = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekAfter)).quakes
         let count = 900

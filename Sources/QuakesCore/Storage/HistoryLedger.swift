@@ -11,9 +11,7 @@
 ///
 /// `mayHaveEarlier` rests on what the identity rules guarantee: every id whose change they record
 /// is one the batch's features name, and they give it an identity row in the same write, which
-/// nothing in an ingest removes; so an id an earlier batch changed has an owner when the next
-/// begins (on PostgreSQL, where the batch before may still be being written, through its decided
-/// owners laid over the stored ones).
+/// nothing in an ingest removes; so an id an earlier batch changed is stored when the next begins.
 package struct HistoryLedger: Sendable {
     /// What happened to one id in the write so far.
     package struct Entry: Sendable, Equatable {
