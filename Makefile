@@ -98,10 +98,12 @@ TEST_ENVIRONMENT = SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 # 2026-12-05 a fetch run in-process at the start of the suite, with every test starting together,
 # failed after a minute and a half (the query universe's; ChartTests' into a file of its own).
 TEST_WIDTH ?= 8
+# `swift test` running at most the number of tests that follows at once.
+CAPPED_TEST = $(SWIFT) test --experimental-maximum-parallelization-width
 
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(TEST_ENVIRONMENT) scripts/with-postgres $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
+	$(TEST_ENVIRONMENT) scripts/with-postgres $(CAPPED_TEST) $(TEST_WIDTH) --skip-build
 
 # What CI runs (.ci/run): `make test`, its long variants, the suites under AddressSanitizer and ThreadSanitizer, a
 # minute of fuzzing, the quick benchmark run (its timings are not checked), every product built in
@@ -144,8 +146,8 @@ TSAN_SKIP ?=
 # of 5 to 8. That is why watches that fetch printed nothing for 300 s now and then in CI (under
 # ThreadSanitizer, and on 2026-12-05 under AddressSanitizer). With 8, ThreadSanitizer's run took 926 s
 # instead of about 1,330 (with those tests left out), and AddressSanitizer's about as long as before.
-SANITIZED_WIDTH ?= 8
-SANITIZED_TEST = $(SWIFT) test --experimental-maximum-parallelization-width $(SANITIZED_WIDTH)
+SANITIZED_WIDTH ?= $(TEST_WIDTH)
+SANITIZED_TEST = $(CAPPED_TEST) $(SANITIZED_WIDTH)
 # atexit_sleep_ms=0: ThreadSanitizer otherwise sleeps a second at the exit of every process that
 # started a thread, to catch races with threads still running, and the suites start the binary
 # hundreds of times (one `count`: 1.04 s, of which 0.03 s of CPU). With it, and the one-thread
