@@ -41,15 +41,16 @@ actor GeoJSONStore: QuakeWriting {
     // MARK: - Ingest transactions
 
     func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
-        await turns.waitForTurn()
+        let ticket = await turns.take()
         do {
             let file = try current()
             identities = InMemoryIdentities(events: file.events, owners: file.owners)
         } catch {
-            turns.end()
+            turns.end(ticket)
             throw error
         }
-        return turns.begin((author, source))
+        turns.begin(ticket, (author, source))
+        return ticket
     }
 
     func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
@@ -63,7 +64,7 @@ actor GeoJSONStore: QuakeWriting {
 
     func commit(_ ticket: IngestTicket, timestamp: Int64, feedState: FeedState?) throws(StoreError) -> StoreCommit {
         _ = try turns.context(of: ticket, in: path)
-        defer { turns.end() }
+        defer { turns.end(ticket) }
         var file = try current()
         var commit = StoreCommit()
         for entry in identities.takeChanges() {
@@ -88,15 +89,16 @@ actor GeoJSONStore: QuakeWriting {
     }
 
     func rollback(_ ticket: IngestTicket) {
-        guard turns.isActive(ticket) else { return }
+        guard turns.holds(ticket) else { return }
         identities = InMemoryIdentities()
-        turns.end()
+        turns.end(ticket)
     }
 
     // MARK: - Other writes
 
     func save(_ feedState: FeedState) async throws(StoreError) {
-        await turns.waitForTurn()
+        let turn = await turns.take()
+        defer { turns.end(turn) }
         var file = try current()
         file.feeds[feedState.url] = Self.kept(feedState)
         try write(file)
@@ -111,7 +113,8 @@ actor GeoJSONStore: QuakeWriting {
     func prune(eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64, dryRun: Bool)
         async throws(StoreError) -> PruneResult
     {
-        await turns.waitForTurn()
+        let turn = await turns.take()
+        defer { turns.end(turn) }
         var file = try current()
         var result = PruneResult()
         if let cutoff {

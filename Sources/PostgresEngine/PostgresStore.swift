@@ -38,13 +38,14 @@ public actor PostgresStore: QuakeWriting {
     // MARK: - Ingest transactions
 
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
-        await turns.waitForTurn()
+        let ticket = await turns.take()
         do {
             let connection = try beginTransaction()
-            return turns.begin((author, source, try PostgresPendingHistory.begin(on: connection)))
+            turns.begin(ticket, (author, source, try PostgresPendingHistory.begin(on: connection)))
+            return ticket
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
-            turns.end()
+            turns.end(ticket)
             throw StoreError(path: name, error)
         }
     }
@@ -67,7 +68,7 @@ public actor PostgresStore: QuakeWriting {
         -> StoreCommit
     {
         let active = try turns.context(of: ticket, in: name)
-        defer { turns.end() }
+        defer { turns.end(ticket) }
         do {
             let connection = try connection()
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
@@ -81,9 +82,9 @@ public actor PostgresStore: QuakeWriting {
     }
 
     public func rollback(_ ticket: IngestTicket) {
-        guard turns.isActive(ticket) else { return }
+        guard turns.holds(ticket) else { return }
         _ = try? openConnection?.execute("ROLLBACK")
-        turns.end()
+        turns.end(ticket)
     }
 
     // MARK: - Other writes
@@ -198,7 +199,8 @@ public actor PostgresStore: QuakeWriting {
     private func exclusively<Result: Sendable>(
         committing: Bool = true, _ body: (PostgresConnection) throws -> Result
     ) async throws(StoreError) -> Result {
-        await turns.waitForTurn()
+        let turn = await turns.take()
+        defer { turns.end(turn) }
         do {
             let connection = try beginTransaction()
             do {

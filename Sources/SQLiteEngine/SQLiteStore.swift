@@ -47,16 +47,17 @@ public actor SQLiteStore: QuakeWriting {
     /// Waits until no other ingest is open, then begins this one's transaction, recorded in the
     /// history under `author` and `source`.
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
-        await turns.waitForTurn()
+        let ticket = await turns.take()
         do {
             let writer = try connection()
             try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
-            return turns.begin((author, source, history, indexes))
+            turns.begin(ticket, (author, source, history, indexes))
+            return ticket
         } catch {
             try? openConnection?.rollback()
-            turns.end()
+            turns.end(ticket)
             throw StoreError(path: path, error)
         }
     }
@@ -80,7 +81,7 @@ public actor SQLiteStore: QuakeWriting {
         -> StoreCommit
     {
         let active = try turns.context(of: ticket, in: path)
-        defer { turns.end() }
+        defer { turns.end(ticket) }
         do {
             let writer = try connection()
             try active.indexes.build(on: writer)
@@ -96,9 +97,9 @@ public actor SQLiteStore: QuakeWriting {
 
     /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
-        guard turns.isActive(ticket) else { return }
+        guard turns.holds(ticket) else { return }
         try? openConnection?.rollback()
-        turns.end()
+        turns.end(ticket)
     }
 
     // MARK: - Other writes
@@ -159,7 +160,8 @@ public actor SQLiteStore: QuakeWriting {
     /// Runs `body` in a transaction of its own, once no ingest holds the connection.
     private func exclusively<Result: Sendable>(_ body: (Connection) throws -> Result) async throws(StoreError) -> Result
     {
-        await turns.waitForTurn()
+        let turn = await turns.take()
+        defer { turns.end(turn) }
         do {
             let writer = try connection()
             try writer.begin(.immediate)

@@ -3,48 +3,73 @@
 /// own exclusion is not enough: a prune or a second ingest arriving then must wait for the
 /// ingest's commit or rollback, or its statements would land in the ingest's transaction.
 ///
-/// Every engine's writer keeps one, with what it needs to know about the active ingest as
-/// `Context` (its history's author and source). Not `Sendable`: it belongs to its actor, whose
-/// isolation every suspending method here inherits.
+/// Every write takes a turn (`take`) and gives it back (`end`); an ingest keeps its turn across
+/// calls, with what it needs to know (its history's author and source) as `Context`. Not
+/// `Sendable`: it belongs to its actor, whose isolation every suspending method here inherits.
 package final class WriterTurns<Context> {
-    private var active: (ticket: IngestTicket, context: Context)?
+    /// The turn being taken, and the ingest's context once `begin` gave it one.
+    private var holder: (ticket: IngestTicket, context: Context?)?
     private var lastTicket: UInt64 = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The turns waiting, first come first served.
+    private var waiters: [(ticket: IngestTicket, resume: CheckedContinuation<Void, Never>)] = []
 
     package init() {}
 
-    /// Waits until no ingest holds the connection. The caller then takes it, with `begin`, or
-    /// runs a write of its own without suspending, or passes it on with `end`.
-    package func waitForTurn(isolation: isolated (any Actor) = #isolation) async {
-        while active != nil {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-    }
-
-    /// Gives the connection to a new ingest, until `end`.
-    package func begin(_ context: Context) -> IngestTicket {
+    /// Waits until no one holds the connection, and holds it until `end`.
+    ///
+    /// The turn is the caller's before this returns, and it is taken where the connection is seen
+    /// free: any `await`, even a call into this same actor, is a point where the actor may run
+    /// other calls. Under a task executor preference (a fetch's sources each have one) it does:
+    /// there, a wait that returned on seeing the connection free let three sources begin on top of
+    /// one another, and a waiter entered the queue only after the turn it waited behind had ended.
+    package func take(isolation: isolated (any Actor) = #isolation) async -> IngestTicket {
         lastTicket += 1
         let ticket = IngestTicket(number: lastTicket)
-        active = (ticket, context)
+        guard holder != nil else {
+            holder = (ticket, nil)
+            return ticket
+        }
+        await withCheckedContinuation { waiting in
+            // Other calls may have run since the check above: look again, here, on the actor.
+            if holder == nil {
+                holder = (ticket, nil)
+                waiting.resume()
+            } else {
+                waiters.append((ticket, waiting))  // `end` hands it the turn, then resumes it.
+            }
+        }
         return ticket
     }
 
-    /// The context of the ingest `ticket` names, which must be the active one.
+    /// Makes the turn `ticket` an ingest's, with its `context`, until `end`.
+    package func begin(_ ticket: IngestTicket, _ context: Context) {
+        precondition(holder?.ticket == ticket, "an ingest begins only on a turn it took")
+        holder = (ticket, context)
+    }
+
+    /// The context of the ingest `ticket` names, which must hold the connection.
     package func context(of ticket: IngestTicket, in database: String) throws(StoreError) -> Context {
-        guard let active, active.ticket == ticket else {
+        guard let holder, holder.ticket == ticket, let context = holder.context else {
             throw StoreError(path: database, "the ingest transaction has already ended")
         }
-        return active.context
+        return context
     }
 
-    /// True when `ticket` names the active ingest.
-    package func isActive(_ ticket: IngestTicket) -> Bool {
-        active?.ticket == ticket
+    /// True when `ticket` holds the connection.
+    package func holds(_ ticket: IngestTicket) -> Bool {
+        holder?.ticket == ticket
     }
 
-    /// Ends the active ingest, if any, and hands the connection to the next waiter.
-    package func end() {
-        active = nil
-        if !waiters.isEmpty { waiters.removeFirst().resume() }
+    /// Ends the turn `ticket`, if it still holds the connection, and hands the connection to the
+    /// first waiter.
+    package func end(_ ticket: IngestTicket) {
+        guard holds(ticket) else { return }
+        guard !waiters.isEmpty else {
+            holder = nil
+            return
+        }
+        let next = waiters.removeFirst()
+        holder = (next.ticket, nil)
+        next.resume.resume()
     }
 }
