@@ -94,9 +94,9 @@ pictures: demo
 # place an error was thrown.
 TEST_ENVIRONMENT = SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 
-# At most TEST_WIDTH tests at once, as under the sanitizers (SANITIZED_WIDTH, below): twice on
-# 2026-12-05 a fetch run in-process at the start of the suite, with every test starting together,
-# failed after a minute and a half (the query universe's; ChartTests' into a file of its own).
+# At most TEST_WIDTH tests at once, as under the sanitizers (SANITIZED_WIDTH, below): the commands
+# the tests run in-process share the test process's cooperative pool, and with every test started
+# together a fetch's steps waited minutes behind other tests' decoders.
 TEST_WIDTH ?= 8
 # `swift test` running at most the number of tests that follows at once.
 CAPPED_TEST = $(SWIFT) test --experimental-maximum-parallelization-width

@@ -1,13 +1,18 @@
+import Dispatch
 import PostgreSQL
 import QuakesCore
 
 /// The store side of `IdentityRules` for one batch on PostgreSQL: the rules' decisions are kept in
 /// memory, one final state per event id and per identity, and `flush` moves them in bulk, not a
-/// round trip per row. Rows the database did not hold when the batch began (what `loadOwners`
+/// round trip per row. Rows the database will not hold when the batch is written (what `loadOwners`
 /// read says so) are copied straight into their tables; the others go through staging tables and
 /// one upsert per table.
 ///
-/// Not `Sendable`: it belongs to the store actor, which makes one per batch.
+/// A batch is written while the next is decided (`PostgresFlush`), so the next reads its owners
+/// before this batch's rows are in, and lays this batch's decided owners over them.
+///
+/// Not `Sendable`: it belongs to the store actor, which makes one per batch, and lends it to its
+/// flush.
 struct PostgresBatchWrites: IdentityStore {
     private let connection: PostgresConnection
     /// The batch's changes, spilled into the ingest's history when the batch is flushed.
@@ -23,11 +28,17 @@ struct PostgresBatchWrites: IdentityStore {
 
     private var events: [String: EventWrite] = [:]
     private var owners: [String: IdentityOwner] = [:]
-    /// The ids `loadOwners` looked up, and the owners the database held for them when the batch
-    /// began: a looked-up id without one has no `identity` row, and its event no `quake` row unless
-    /// its own version owns it, not a deletion (the rules keep the two tables so).
+    /// The ids `loadOwners` looked up, and the owners the database will hold for them when the
+    /// batch is written (what it held, with what the batch before decided laid over it): a
+    /// looked-up id without one has no `identity` row, and its event no `quake` row unless its own
+    /// version owns it, not a deletion (the rules keep the two tables so).
     private var lookedUp: Set<String> = []
     private var storedOwners: [String: IdentityOwner] = [:]
+    /// The owners the previous batch decided, when its rows are written while this batch is
+    /// decided (`PostgresFlush`): the database lacks them until that flush ends.
+    private var unflushed: [String: IdentityOwner] = [:]
+    /// The previous batch's flush, which must end before this batch uses the connection.
+    private(set) var previousFlush: PostgresFlush?
 
     init(connection: PostgresConnection, history: PostgresPendingHistory) {
         self.connection = connection
@@ -48,21 +59,32 @@ struct PostgresBatchWrites: IdentityStore {
             """)
     }
 
-    /// The owners of `ids` when the batch begins, which the batch remembers so that `flush` knows
-    /// which rows are new. Every id the rules write in the batch is one of them: the ids its
+    /// The owners of `ids` when the batch is written, which the batch remembers so that `flush`
+    /// knows which rows are new. Every id the rules write in the batch is one of them: the ids its
     /// features name.
-    mutating func loadOwners(of ids: some Sequence<String>) throws -> [String: IdentityOwner] {
+    ///
+    /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
+    /// are laid over what the database holds, and it is flushed on `queue` while this batch is
+    /// decided (`previousFlush`).
+    mutating func loadOwners(
+        of ids: some Sequence<String>, flushingMeanwhile previous: PostgresBatchWrites?, on queue: DispatchQueue
+    ) throws -> [String: IdentityOwner] {
         lookedUp = Set(ids)
-        storedOwners = try owners(of: Array(lookedUp))
+        storedOwners = try query(Array(lookedUp))
+        if let previous {
+            unflushed = previous.owners
+            for id in lookedUp { if let owner = unflushed[id] { storedOwners[id] = owner } }
+            previousFlush = PostgresFlush(previous, on: queue)
+        }
         return storedOwners
     }
 
-    /// True when the database held no `identity` row for `id` when the batch began.
+    /// True when the database will hold no `identity` row for `id` when the batch is written.
     private func isNewIdentity(_ id: String) -> Bool {
         lookedUp.contains(id) && storedOwners[id] == nil
     }
 
-    /// True when the database held no `quake` row for `id` when the batch began.
+    /// True when the database will hold no `quake` row for `id` when the batch is written.
     private func isNewEvent(_ id: String) -> Bool {
         guard lookedUp.contains(id) else { return false }
         guard let owner = storedOwners[id] else { return true }
@@ -71,11 +93,24 @@ struct PostgresBatchWrites: IdentityStore {
 
     // MARK: - IdentityStore
 
-    /// The owners of `ids`, an index probe for each. A join with a subquery that cannot be
-    /// flattened, because `id = ANY(array)` let the planner scan the whole table for a few hundred
-    /// ids while it was young and had no statistics, which an ingest into a new database is
-    /// throughout: 28 ms a batch at 100,000 rows, growing with the table, against 1 ms.
+    /// The owners of `ids`: those the previous batch decided, and, once its flush has ended, those
+    /// the database holds.
     func owners(of ids: [String]) throws -> [String: IdentityOwner] {
+        var found: [String: IdentityOwner] = [:]
+        var asked: [String] = []
+        for id in ids {
+            if let owner = unflushed[id] { found[id] = owner } else { asked.append(id) }
+        }
+        guard !asked.isEmpty else { return found }
+        try previousFlush?.finish()
+        return found.merging(try query(asked)) { decided, _ in decided }
+    }
+
+    /// The owners the database holds for `ids`, an index probe for each. A join with a subquery that
+    /// cannot be flattened, because `id = ANY(array)` let the planner scan the whole table for a few
+    /// hundred ids while it was young and had no statistics, which an ingest into a new database is
+    /// throughout: 28 ms a batch at 100,000 rows, growing with the table, against 1 ms.
+    private func query(_ ids: [String]) throws -> [String: IdentityOwner] {
         guard !ids.isEmpty else { return [:] }
         let result = try connection.executePrepared(
             """
@@ -215,6 +250,8 @@ struct PostgresBatchWrites: IdentityStore {
         events = [:]
         lookedUp = []
         storedOwners = [:]
+        unflushed = [:]
+        previousFlush = nil
     }
 
     private static func copyIdentity(into table: String) -> String {

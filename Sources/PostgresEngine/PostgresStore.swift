@@ -1,3 +1,4 @@
+import Dispatch
 import PostgreSQL
 import QuakesCore
 
@@ -8,7 +9,9 @@ import QuakesCore
 /// decided in Swift by `IdentityRules`, over the owners of every id it names (read by one query),
 /// and the decided rows are moved in bulk (see `PostgresBatchWrites`): COPY straight into the tables
 /// for rows the database did not hold, through staging tables and one upsert per table for the
-/// others. Writers on every host serialise on an advisory lock
+/// others. A batch is written on a queue of its own while the next is decided (`PostgresFlush`),
+/// and a load into an empty `quake` builds its secondary indexes at the commit
+/// (`PostgresDeferredIndexes`). Writers on every host serialise on an advisory lock
 /// (`PostgresWriterLock`), so history tokens, taken in the writing transaction from
 /// `history_state`, increase in commit order.
 public actor PostgresStore: QuakeWriting {
@@ -17,10 +20,20 @@ public actor PostgresStore: QuakeWriting {
     private let name: String
     private let executor = QueueExecutor(label: "quakes.postgres")
     private var openConnection: PostgresConnection?
+    /// The last batch of the active ingest, decided but not yet written: it is written while the
+    /// next batch is decided (`PostgresFlush`), or at the commit.
+    private var unflushed: PostgresBatchWrites?
+    /// The batch being written, which may still be when `ingest` returns, so that the server works
+    /// on it while the next batch comes: the connection is its until it ends (see `connection()`).
+    private var inFlight: PostgresFlush?
+    /// Where batches are written while the store decides the next (see `PostgresFlush`).
+    private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
 
-    /// The active ingest, with who its history is by and from where, and the history its batches
-    /// write, recorded as a transaction when it commits.
-    private let turns = WriterTurns<(author: String, source: String?, history: PostgresPendingHistory)>()
+    /// The active ingest, with who its history is by and from where, the history its batches
+    /// write, recorded as a transaction when it commits, and the indexes it builds at the end.
+    private let turns = WriterTurns<
+        (author: String, source: String?, history: PostgresPendingHistory, indexes: PostgresDeferredIndexes)
+    >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -39,9 +52,15 @@ public actor PostgresStore: QuakeWriting {
 
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         let ticket = await turns.take()
+        // Nothing of an earlier ingest may reach this one (`commit` and `rollback` clear them).
+        unflushed = nil
+        try? inFlight?.finish()
+        inFlight = nil
         do {
             let connection = try beginTransaction()
-            turns.begin(ticket, (author, source, try PostgresPendingHistory.begin(on: connection)))
+            let history = try PostgresPendingHistory.begin(on: connection)
+            let indexes = try PostgresDeferredIndexes.settingAside(on: connection)
+            turns.begin(ticket, (author, source, history, indexes))
             return ticket
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
@@ -54,10 +73,15 @@ public actor PostgresStore: QuakeWriting {
         let active = try turns.context(of: ticket, in: name)
         do {
             let connection = try connection()
+            try endFlush()
             var writes = PostgresBatchWrites(connection: connection, history: active.history)
-            var owners = try writes.loadOwners(of: batch.namedIDs)
+            // The owners are read before the previous batch is written, which then happens while
+            // this one is decided, and after.
+            var owners = try writes.loadOwners(of: batch.namedIDs, flushingMeanwhile: unflushed, on: flushQueue)
+            unflushed = nil
+            inFlight = writes.previousFlush
             let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
-            try writes.flush()
+            unflushed = writes
             return outcome
         } catch {
             throw StoreError(path: name, error)
@@ -69,13 +93,20 @@ public actor PostgresStore: QuakeWriting {
     {
         let active = try turns.context(of: ticket, in: name)
         defer { turns.end(ticket) }
+        // The ingest's last batch goes with it, whether it commits or not.
+        let last = unflushed
+        unflushed = nil
         do {
             let connection = try connection()
+            try endFlush()
+            if var last { try last.flush() }
+            try active.indexes.build(on: connection)
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try Self.save(feedState, on: connection) }
             try connection.commit()
             return commit
         } catch {
+            inFlight = nil
             _ = try? openConnection?.execute("ROLLBACK")
             throw StoreError(path: name, error)
         }
@@ -83,6 +114,8 @@ public actor PostgresStore: QuakeWriting {
 
     public func rollback(_ ticket: IngestTicket) {
         guard turns.holds(ticket) else { return }
+        try? endFlush()
+        unflushed = nil
         _ = try? openConnection?.execute("ROLLBACK")
         turns.end(ticket)
     }
@@ -165,6 +198,12 @@ public actor PostgresStore: QuakeWriting {
 
     // MARK: - Private
 
+    /// Waits until the batch in flight is written, and throws what its flush failed with.
+    private func endFlush() throws {
+        defer { inFlight = nil }
+        try inFlight?.finish()
+    }
+
     /// Begins a transaction on the write connection, or on a new one when the server ended the
     /// session since the last transaction (it restarted): nothing is lost, as no work was under
     /// way, and a watch that fetches takes up again when the server is back.
@@ -181,7 +220,18 @@ public actor PostgresStore: QuakeWriting {
         }
     }
 
+    /// The write connection, once the batch in flight, if any, has been written. When that flush
+    /// failed, the ingest's transaction is over: it is rolled back at once, so that another
+    /// source's call (`feedState(for:)`) does not fail inside it, and the ingest's next call throws
+    /// the flush's failure (`endFlush()`).
     private func connection() throws(StoreError) -> PostgresConnection {
+        if let inFlight {
+            do {
+                try inFlight.finish()
+            } catch {
+                _ = try? openConnection?.execute("ROLLBACK")
+            }
+        }
         if let openConnection { return openConnection }
         do {
             let connection = try PostgresConnection(uri: uri)

@@ -163,8 +163,9 @@ import Testing
 
     /// One fetch of a document long enough for several batches, whose later features rewrite the
     /// events of earlier ones (newer versions, re-identifications that absorb them, deletions, older
-    /// copies that change nothing), in the same batch or the next: every engine must store the same
-    /// events, and PostgreSQL the same history as SQLite.
+    /// copies that change nothing), some of them one batch apart, where PostgreSQL decides a batch
+    /// while the one before is still being written: every engine must store the same events, and
+    /// PostgreSQL the same history as SQLite.
     @Test func aFetchWhoseBatchesRewriteEarlierBatchesLeavesTheSameEventsOnEveryEngine() async throws {
         let templates = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.weekAfter)).quakes
         let count = 900

@@ -3,6 +3,7 @@ import PostgreSQL
 import SQLite
 import Testing
 
+@testable import PostgresEngine
 @testable import QuakesCore
 @testable import SQLiteEngine
 
@@ -80,6 +81,74 @@ import Testing
         let retry = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: failed)
         #expect(retry.status == .success)
         #expect(try schema(failed) == expected)
+    }
+
+    /// The same on PostgreSQL (`PostgresDeferredIndexes`), where `quake`'s indexes set aside are built
+    /// again with new object ids, which shows that they were; and where a reader already reading
+    /// the empty table makes the first fetch keep its indexes (the same ids) rather than wait for it.
+    @Test func aFirstFetchIntoPostgreSQLLeavesTheIndexesOfTheMigrations() async throws {
+        func indexes(_ uri: String) throws -> [String] {
+            let result = try PostgresConnection(uri: uri).execute(
+                """
+                SELECT indexname || ': ' || indexdef FROM pg_indexes
+                WHERE schemaname = current_schema() AND tablename IN ('quake', 'identity') ORDER BY indexname
+                """)
+            return (0..<result.rowCount).map { result.string(row: $0, column: 0) ?? "" }
+        }
+        func objectIDs(_ uri: String) throws -> [String] {
+            let result = try PostgresConnection(uri: uri).execute(
+                """
+                SELECT indexrelid::regclass::text || ' ' || indexrelid::oid::text FROM pg_index
+                WHERE indrelid IN ('quake'::regclass, 'identity'::regclass) AND indisvalid AND indisready
+                ORDER BY 1
+                """)
+            return (0..<result.rowCount).map { result.string(row: $0, column: 0) ?? "" }
+        }
+        func migrated() throws -> TestStore {
+            let store = try TestEngine.postgresql.newDatabase()
+            try PostgresSchema.migrate(try PostgresConnection(uri: store.location), name: "test")
+            return store
+        }
+        let reference = try migrated()
+        let expected = try indexes(reference.location)
+        #expect(expected.count == 5 && expected.contains { $0.hasPrefix("quake_mag: ") })
+
+        let loaded = try migrated()
+        let before = try objectIDs(loaded.location)
+        let fetch = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: loaded.location)
+        #expect(fetch.status == .success, "\(fetch.standardError)")
+        #expect(try indexes(loaded.location) == expected)
+        let after = try objectIDs(loaded.location)
+        #expect(after.count == 5)
+        // The primary keys and identity's index stay; quake's two secondary indexes were built again.
+        #expect(Set(before).intersection(after).count == 3, "\(before) \(after)")
+        #expect(!Set(before).intersection(after).contains { $0.hasPrefix("quake_time ") || $0.hasPrefix("quake_mag ") })
+
+        let folder = try TemporaryDirectory()
+        var body = try Fixtures.bytes(Fixtures.weekAfter)
+        body.removeLast(3)
+        let cut = try folder.write("cut.geojson", body)
+        let failed = try migrated()
+        let failure = await QuakesRun.fetch([cut], database: failed.location)
+        #expect(failure.status == .dataError)
+        #expect(try indexes(failed.location) == expected)
+
+        let read = try migrated()
+        let untouched = try objectIDs(read.location)
+        let reader = try PostgresConnection(uri: read.location)
+        // Should the fetch wait for the reader after all, the server ends the reader and the
+        // expectations below fail, rather than the test hang: after as long as a watch test waits,
+        // since an in-process fetch beside the whole suite has taken tens of seconds.
+        try reader.execute("SET idle_in_transaction_session_timeout = '300s'")
+        try reader.execute("BEGIN")
+        try reader.execute("SELECT count(*) FROM quake")
+        let beside = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: read.location)
+        #expect(beside.status == .success, "\(beside.standardError)")
+        // Committed while the reader's transaction is still open, which sees it (read committed).
+        #expect((try reader.execute("SELECT count(*) FROM quake").int64(row: 0, column: 0) ?? 0) > 1000)
+        try reader.execute("COMMIT")
+        #expect(try objectIDs(read.location) == untouched)
+        #expect(try indexes(read.location) == expected)
     }
 
     @Test func thePostgreSQLQuakeTableBeginsWithTheFieldsOfTheTableOfFieldsInOrder() async throws {

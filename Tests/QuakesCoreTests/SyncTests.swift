@@ -114,9 +114,10 @@ import Testing
     }
 
     /// A sync reads `identity` on a connection of its own while its ingest is open (which features
-    /// of the margin name a stored event): into an empty PostgreSQL database, that read must never
-    /// wait for a lock the ingest holds, since the ingest waits for the read. The answer spans
-    /// several batches, with features outside the scope and deletions in every one.
+    /// of the margin name a stored event). Into an empty PostgreSQL database, whose first ingest sets
+    /// `quake`'s indexes aside and so locks that table, the read must not wait for the ingest, which
+    /// waits for the read: the answer spans several batches, with features outside the scope and
+    /// deletions in every one.
     @Test func aSyncIntoAnEmptyPostgreSQLDatabaseLoadsItsWholeScope() async throws {
         let server = try LocalHTTPServer()
         defer { server.stop() }

@@ -11,7 +11,9 @@
 ///
 /// `mayHaveEarlier` rests on what the identity rules guarantee: every id whose change they record
 /// is one the batch's features name, and they give it an identity row in the same write, which
-/// nothing in an ingest removes; so an id an earlier batch changed is stored when the next begins.
+/// nothing in an ingest removes; so an id an earlier batch changed has an owner when the next
+/// begins (on PostgreSQL, where the batch before may still be being written, through its decided
+/// owners laid over the stored ones).
 package struct HistoryLedger: Sendable {
     /// What happened to one id in the write so far.
     package struct Entry: Sendable, Equatable {
