@@ -127,18 +127,35 @@ public actor PostgresStore: QuakeWriting {
     }
 
     public func feedState(for url: String) throws(StoreError) -> FeedState? {
+        let connection = try connection()
         do {
-            let result = try connection().executePrepared(
-                "SELECT etag, last_modified, fetched, checked, outcome, progress FROM feed_state WHERE url = $1::text",
-                [.text(url)])
-            guard result.rowCount > 0 else { return nil }
-            return FeedState(
-                url: url, etag: result.string(row: 0, column: 0), lastModified: result.string(row: 0, column: 1),
-                fetched: result.int64(row: 0, column: 2) ?? 0, checked: result.int64(row: 0, column: 3),
-                outcome: result.string(row: 0, column: 4), progress: result.string(row: 0, column: 5))
+            return try Self.feedState(for: url, on: connection)
+        } catch {
+            // The server ended the session since the last write (it restarted). With no write
+            // holding the turn, no transaction was open and nothing is lost: read on a new session,
+            // as `beginTransaction` does, or a watch of a URL, which reads this first, would fail
+            // every pass. A write that holds the turn fails at its next call instead.
+            guard error.sessionEnded, !turns.isHeld else { throw StoreError(path: name, error) }
+            openConnection = nil
+        }
+        do {
+            return try Self.feedState(for: url, on: try self.connection())
         } catch {
             throw StoreError(path: name, error)
         }
+    }
+
+    private static func feedState(for url: String, on connection: PostgresConnection) throws(PostgresError)
+        -> FeedState?
+    {
+        let result = try connection.executePrepared(
+            "SELECT etag, last_modified, fetched, checked, outcome, progress FROM feed_state WHERE url = $1::text",
+            [.text(url)])
+        guard result.rowCount > 0 else { return nil }
+        return FeedState(
+            url: url, etag: result.string(row: 0, column: 0), lastModified: result.string(row: 0, column: 1),
+            fetched: result.int64(row: 0, column: 2) ?? 0, checked: result.int64(row: 0, column: 3),
+            outcome: result.string(row: 0, column: 4), progress: result.string(row: 0, column: 5))
     }
 
     public func prune(

@@ -169,21 +169,30 @@ import Testing
     }
 
     /// A watch that fetches keeps its write connection between passes: once the server is back,
-    /// the next pass connects again and stores what its source says.
-    @Test func aWatchThatFetchesGoesOnThroughARestartOfTheServer() async throws {
+    /// the next pass connects again and stores what its source says, a file or a URL. A URL's pass
+    /// first reads the validators saved for it, on that connection, which failed every pass after
+    /// the restart.
+    @Test(arguments: [false, true]) func aWatchThatFetchesGoesOnThroughARestartOfTheServer(overHTTP: Bool)
+        async throws
+    {
         let cluster = try await PrivateCluster.start()
         defer { cluster.remove() }
         let database = cluster.uri
         let folder = try TemporaryDirectory()
         let feed = try folder.write("feed.geojson", Array(try Fixtures.data(Fixtures.alerts)))
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        server.route("/feed.geojson", .respond(status: 200, body: Array(try Fixtures.data(Fixtures.alerts))))
+        let source = overHTTP ? server.url("/feed.geojson") : feed
         let watch = RunningQuakes(
-            ["watch", "--db", database, "--interval", "0.2s", "--format", "ndjson", feed], variables: ["TZ": "UTC"])
+            ["watch", "--db", database, "--interval", "0.2s", "--format", "ndjson", source], variables: ["TZ": "UTC"])
         // Its first listing: the 18 events it fetched, as inserts.
         try await watch.wait { $0.split(separator: "\n").count >= 18 }
         try await cluster.control("stop", "-m", "fast")
         try await watch.waitForErrors { $0.contains("Error: ") }
         try await cluster.control("start")
         // Replaced whole, as a download would be: the watch never reads half a file.
+        server.route("/feed.geojson", .respond(status: 200, body: Array(try Fixtures.data(Fixtures.fourFiveLater))))
         let next = try folder.write("next.geojson", Array(try Fixtures.data(Fixtures.fourFiveLater)))
         #expect(rename(next, feed) == 0)
         try await watch.wait { $0.split(separator: "\n").count >= 18 + 78 }

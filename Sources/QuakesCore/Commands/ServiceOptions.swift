@@ -161,6 +161,7 @@ extension ServiceOptions {
             }
             let (report, error) = try await fetch.run(from: pass.progress)
             if showsProgress { output.write("\r\u{1B}[K") }
+            if error == nil { try await Self.recordWhole(report.progress, of: pass, in: store) }
             summary.plans.append(.init(key: pass.key, report: report, resumed: resumed, wasComplete: false))
             if let error {
                 summary.error = error
@@ -169,6 +170,19 @@ extension ServiceOptions {
         }
         summary.seconds = (ContinuousClock.now - started).seconds
         return summary
+    }
+
+    /// Records the progress of a pass that ran to its end: every window, each seen committed. With several
+    /// windows in flight, each window's commit recorded the progress as it stood when that window's
+    /// download ended, without the windows committed beside it meanwhile: the last to commit could
+    /// leave a finished backfill recorded as running, and the next one fetching a window again.
+    private static func recordWhole(_ progress: ServiceProgress, of pass: ServicePass, in store: any QuakeWriting)
+        async throws
+    {
+        guard var state = try await store.feedState(for: pass.key), state.progress != progress.encoded() else { return }
+        state.progress = progress.encoded()
+        state.outcome = progress.complete ? "complete" : "running"
+        try await store.save(state)
     }
 
     /// Writes the summary as `--format` and `--quiet` ask, and the error, if any, on standard error.

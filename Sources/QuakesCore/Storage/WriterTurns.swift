@@ -55,6 +55,11 @@ package final class WriterTurns<Context> {
         return context
     }
 
+    /// True when a write holds the connection.
+    package var isHeld: Bool {
+        holder != nil
+    }
+
     /// True when `ticket` holds the connection.
     package func holds(_ ticket: IngestTicket) -> Bool {
         holder?.ticket == ticket

@@ -100,6 +100,10 @@ struct DatabaseContent: Equatable {
                 return String(describing: error)
             }
         }
-        return try Connection(path: path, mode: .readOnly).pragma("integrity_check")
+        // Read-write, as the next quakes writer opens it: a process killed while it switched a new
+        // file to WAL leaves a hot rollback journal, which that writer rolls back first and a
+        // read-only connection cannot ("attempt to write a readonly database", once in a backfill
+        // killed at a random moment).
+        return try Connection(path: path, mode: .readWrite).pragma("integrity_check")
     }
 }
