@@ -172,10 +172,11 @@ extension ServiceOptions {
         return summary
     }
 
-    /// Records the progress of a pass that ran to its end: every window, each seen committed. With several
-    /// windows in flight, each window's commit recorded the progress as it stood when that window's
-    /// download ended, without the windows committed beside it meanwhile: the last to commit could
-    /// leave a finished backfill recorded as running, and the next one fetching a window again.
+    /// Records the progress of a pass that ran to its end: every window, each seen committed. With
+    /// several windows in flight, each window's commit recorded the progress as it stood when that
+    /// window's download ended, without the windows committed beside it meanwhile: the last to
+    /// commit could leave a finished backfill recorded as running, and the next one fetching a
+    /// window again.
     private static func recordWhole(_ progress: ServiceProgress, of pass: ServicePass, in store: any QuakeWriting)
         async throws
     {
