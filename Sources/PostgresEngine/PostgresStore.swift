@@ -54,8 +54,7 @@ public actor PostgresStore: QuakeWriting {
         let ticket = await turns.take()
         // Nothing of an earlier ingest may reach this one (`commit` and `rollback` clear them).
         unflushed = nil
-        try? inFlight?.finish()
-        inFlight = nil
+        try? endFlush()
         do {
             let connection = try beginTransaction()
             let history = try PostgresPendingHistory.begin(on: connection)
@@ -127,19 +126,14 @@ public actor PostgresStore: QuakeWriting {
     }
 
     public func feedState(for url: String) throws(StoreError) -> FeedState? {
-        let connection = try connection()
         do {
-            return try Self.feedState(for: url, on: connection)
-        } catch {
-            // The server ended the session since the last write (it restarted). With no write
-            // holding the turn, no transaction was open and nothing is lost: read on a new session,
-            // as `beginTransaction` does, or a watch of a URL, which reads this first, would fail
-            // every pass. A write that holds the turn fails at its next call instead.
-            guard error.sessionEnded, !turns.isHeld else { throw StoreError(path: name, error) }
-            openConnection = nil
-        }
-        do {
-            return try Self.feedState(for: url, on: try self.connection())
+            // A write holding the turn has a transaction open, which a new session would lose.
+            guard !turns.isHeld else { return try Self.feedState(for: url, on: try connection()) }
+            // Else on a new session if the server restarted: a watch of a URL reads this first, and
+            // would otherwise fail every pass.
+            return try onLiveSession { connection throws(PostgresError) in
+                try Self.feedState(for: url, on: connection)
+            }
         } catch {
             throw StoreError(path: name, error)
         }
@@ -222,19 +216,29 @@ public actor PostgresStore: QuakeWriting {
     }
 
     /// Begins a transaction on the write connection, or on a new one when the server ended the
-    /// session since the last transaction (it restarted): nothing is lost, as no work was under
-    /// way, and a watch that fetches takes up again when the server is back.
+    /// session since the last transaction (it restarted), so that a watch that fetches takes up
+    /// again when the server is back.
     private func beginTransaction() throws -> PostgresConnection {
-        let connection = try connection()
-        do {
+        try onLiveSession { connection throws(PostgresError) in
             try connection.execute("BEGIN")
             return connection
-        } catch let error where error.sessionEnded {
-            openConnection = nil
-            let fresh = try self.connection()
-            try fresh.execute("BEGIN")
-            return fresh
         }
+    }
+
+    /// Runs `body` on the write connection, and, when the server ended that session since it was
+    /// last used (it restarted), once more on a new one. Only for work outside any transaction:
+    /// nothing was under way, so nothing is lost.
+    private func onLiveSession<Result>(_ body: (PostgresConnection) throws(PostgresError) -> Result) throws
+        -> Result
+    {
+        let current = try connection()
+        do {
+            return try body(current)
+        } catch {
+            guard error.sessionEnded else { throw error }
+            openConnection = nil
+        }
+        return try body(try connection())
     }
 
     /// The write connection, once the batch in flight, if any, has been written. When that flush
