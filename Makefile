@@ -12,7 +12,7 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-de
 # the PostgreSQL server that scripts/with-postgres starts for the tests of the PostgreSQL layer,
 # and the readers the picture tests check quakes' files with: Chromium (headless) for the HTML and
 # SVG, poppler's pdftoppm for the PDF. A host that only builds or installs quakes gets none of them.
-TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils
+TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils strace
 # Release binaries carry the Swift runtime, so an installed quakes needs only libcurl, SQLite and
 # tzdata (and cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make
 # install).

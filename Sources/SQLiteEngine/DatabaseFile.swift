@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import QuakesCore
 import SQLite
@@ -55,14 +54,19 @@ enum DatabaseFile {
         return try recognise(path)
     }
 
+    /// Whether anything is at `path`, a link followed as SQLite follows it: a `stat`, where
+    /// FileManager's first use cost `quakes count` 2 % of its time.
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
     /// A file without quakes' mark: empty, a quakes database of schema 1 or 2, or not ours.
     private static func recognise(_ path: String) throws(StoreError) -> Kind {
         do {
             // With both files beside it, a read-only connection creates nothing and sees what is
             // committed in the log too; without them, the main file is all there is, read as is.
-            let hasLog =
-                FileManager.default.fileExists(atPath: path + "-wal")
-                && FileManager.default.fileExists(atPath: path + "-shm")
+            let hasLog = exists(path + "-wal") && exists(path + "-shm")
             let connection = try Connection(path: path, mode: hasLog ? .readOnly : .immutable)
             let tables = try connection.tableColumns()
             let version = try connection.userVersion()
@@ -142,7 +146,7 @@ enum DatabaseFile {
             throw StoreError(path: path, .missing)
         }
         let latest = Schema.migrator.latestVersion
-        let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+        let hasLog = exists(path + "-wal")
         if found < latest, !hasLog {
             // Without a log, the header is the whole truth: refuse before anything is created.
             throw StoreError(path: path, .olderSchema(found: found, latest: latest))

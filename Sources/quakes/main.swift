@@ -17,14 +17,21 @@ if let status = Quakes.answerWithoutCommand(
 {
     exit(status.code)
 }
-// SIGINT and SIGTERM become cancellation of the command (see Interruption), for as long as
-// `signals` lives: to the end of the process.
-let interruption = Interruption()
-let signals = interruption.listenToSignals()
 // The storage engines, asked in this order which keeps the database --db names: PostgreSQL takes
 // its URIs, GeoJSON paths ending in .geojson or .json, and SQLite, last, every value the others
 // leave, since anything else is a file path.
 let engines: [any StorageEngine] = [PostgresEngine(), GeoJSONEngine(), SQLiteEngine()]
-let status = await Quakes.main(arguments, in: .current(interruption: interruption, engines: engines))
+let interruption = Interruption()
+let environment = Environment.current(interruption: interruption, engines: engines)
+// A command that only reads (count, list, show…) runs here, on this thread, before anything starts
+// a thread: the concurrency runtime's threads cost `quakes count` more than its query (see
+// BlockingCommand).
+if let status = Quakes.runBlockingCommand(arguments, in: environment) {
+    exit(status.code)
+}
+// SIGINT and SIGTERM become cancellation of the command (see Interruption), for as long as
+// `signals` lives: to the end of the process.
+let signals = interruption.listenToSignals()
+let status = await Quakes.main(arguments, in: environment)
 withExtendedLifetime(signals) {}
 exit(status.code)

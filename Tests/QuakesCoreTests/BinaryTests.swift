@@ -124,6 +124,61 @@ import Testing
         }
     }
 
+    /// The commands that only read (count, list, show, history, status) run on the process's main
+    /// thread before anything starts a thread (BlockingCommand; issue 21: the concurrency runtime's
+    /// threads cost `count` more than its query), with the answers, messages and statuses every
+    /// command gives. strace shows the threads a run starts: none for them, some for a fetch, the
+    /// check that the trace sees threads at all.
+    @Test func theReadingCommandsStartNoThread() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        #expect(try await run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)]).status == 0)
+        func traced(_ arguments: [String]) async throws -> (result: Result, threads: Int) {
+            let trace = folder.file("trace-\(UUID().uuidString)")
+            let outcome = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/strace"),
+                ["-f", "-qq", "-e", "trace=clone,clone3", "-o", trace, Self.executable.path] + arguments,
+                environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
+            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            return (
+                Result(status: outcome.status, standardOutput: outcome.output, standardError: outcome.errors),
+                lines.filter { $0.contains("clone") }.count
+            )
+        }
+        let fetch = try await traced(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)])
+        #expect(fetch.result.status == 0)
+        #expect(fetch.threads > 0)
+        let newest = try await traced(["list", "--db", database, "--format", "ndjson", "--limit", "1"])
+        #expect(newest.result.status == 0)
+        let id = try #require(
+            try JSONSerialization.jsonObject(with: Data(newest.result.standardOutput.utf8)) as? [String: Any])["id"]
+        let cases: [([String], Int32, String)] = [
+            (["count", "--db", database], 0, "18\n"),
+            (["show", "--db", database, "--format", "json", "\(id ?? "")"], 0, "{\"id\":\"\(id ?? "")\""),
+            (["status", "--db", database, "--format", "json"], 0, "{"),
+            (["history", "--db", database, "--last-token"], 0, "1\n"),
+            (["count", "--help"], 0, "OVERVIEW: Count the stored events"),
+        ]
+        for (arguments, status, output) in cases {
+            let run = try await traced(arguments)
+            #expect(run.result.status == status, "\(arguments): \(run.result.standardError)")
+            #expect(run.result.standardOutput.hasPrefix(output), "\(arguments): \(run.result.standardOutput)")
+            #expect(run.threads == 0, "\(arguments)")
+        }
+        let failures: [([String], Int32, String)] = [
+            (["count", "--db", folder.file("none.sqlite")], 66, "Error: "),
+            (["count", "--db", database, "--min-magnitude", "big"], 64, "Error: The value 'big' is invalid"),
+            (["show", "--db", database, "nosuchid"], 1, "Error: "),
+        ]
+        for (arguments, status, message) in failures {
+            let run = try await traced(arguments)
+            #expect(run.result.status == status, "\(arguments): \(run.result.standardError)")
+            #expect(run.result.standardError.hasPrefix(message), "\(arguments): \(run.result.standardError)")
+            #expect(!run.result.standardError.contains("Backtrace"))
+            #expect(run.threads == 0, "\(arguments)")
+        }
+    }
+
     /// The C libraries only some commands need are loaded when first used, as the dynamic
     /// loader's own trace shows (`LD_DEBUG=files`): a query of an SQLite database loads neither
     /// libpq nor libcurl; the same query of a PostgreSQL database loads libpq, not SQLite, and a

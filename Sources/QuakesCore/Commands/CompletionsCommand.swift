@@ -1,6 +1,6 @@
 /// `quakes completions SHELL`: prints the completion script for bash, zsh or fish, made from the
 /// commands' definitions, so that `make install` and users loading it by hand get the same script.
-struct CompletionsCommand: Command {
+struct CompletionsCommand: BlockingCommand {
     static let name = "completions"
 
     static let help = CommandHelp(
@@ -29,7 +29,7 @@ struct CompletionsCommand: Command {
         self.shell = shell
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         environment.standardOutput.write(ShellCompletion.quakes.script(for: shell))
         return .success
     }

@@ -1,5 +1,5 @@
 /// `quakes count [FILTERS] [--section KEY]`: how many events match, counted by the database.
-struct CountCommand: Command {
+struct CountCommand: BlockingCommand {
     static let name = "count"
 
     static let help = CommandHelp(
@@ -34,14 +34,13 @@ struct CountCommand: Command {
         utc = arguments.flag(.utc)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
         query.filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: query.zone)
         query.section = section
-        let format = format
-        let text = try await DatabaseLocation.database(option: database, in: environment).reading(zone: query.zone) {
-            [query] reader in
+        let text = try DatabaseLocation.database(option: database, in: environment).read(zone: query.zone) {
+            reader in
             guard query.section != nil else { return String(try reader.count(query.filter)) + "\n" }
             return Self.render(try reader.sections(query), zone: query.zone, as: format)
         }

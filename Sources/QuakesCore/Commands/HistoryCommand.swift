@@ -1,6 +1,6 @@
 /// `quakes history`: the persistent history, a transaction log with tokens and authors, for scripts
 /// that want to know what changed since they last looked.
-struct HistoryCommand: Command {
+struct HistoryCommand: BlockingCommand {
     static let name = "history"
 
     static let help = CommandHelp(
@@ -48,13 +48,12 @@ struct HistoryCommand: Command {
         format = try CommonOptions.format(arguments, default: .table)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         let database = try DatabaseLocation.database(option: database, in: environment)
         if !lastTokenOnly, let refusal = database.historyRefusal { throw UsageError(refusal) }
         let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
-        let (since, author, withChanges, lastTokenOnly, format) = (since, author, withChanges, lastTokenOnly, format)
-        try await database.reading { reader in
+        try database.read(zone: .utc) { reader in
             if lastTokenOnly {
                 output.writeLine(String(try reader.lastToken()))
                 return

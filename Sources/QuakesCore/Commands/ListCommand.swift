@@ -1,6 +1,6 @@
 /// `quakes list [FILTERS] [--sort SPEC] [--section KEY] [--limit N] [--format FORMAT]`: the events
 /// that match, sorted and sectioned, streamed as they are read.
-struct ListCommand: Command {
+struct ListCommand: BlockingCommand {
     static let name = "list"
 
     static let help = CommandHelp(
@@ -59,7 +59,7 @@ struct ListCommand: Command {
         return sort
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         let filters = try filters.resolvingPlace(in: environment)
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
@@ -69,10 +69,8 @@ struct ListCommand: Command {
         query.limit = limit
         query.limitPerSection = limitPerSection
         query.origin = filters.origin
-        let format = format
         let colour = color.usesColour(in: environment)
-        try await DatabaseLocation.database(option: database, in: environment).reading(zone: query.zone) {
-            [query] reader in
+        try DatabaseLocation.database(option: database, in: environment).read(zone: query.zone) { reader in
             var writer = Self.writer(for: format, query: query, colour: colour, in: environment)
             try Listing(query: query, reader: reader).write(to: &writer, output: environment.standardOutput)
         }

@@ -1,6 +1,6 @@
 /// `quakes manual`: prints the manual page, made from the commands' definitions, for `man` to
 /// show (`quakes manual | man -l -`) and for `make install` to put in `share/man/man1`.
-struct ManualCommand: Command {
+struct ManualCommand: BlockingCommand {
     static let name = "manual"
 
     static let help = CommandHelp(
@@ -11,7 +11,7 @@ struct ManualCommand: Command {
         try arguments.checkPositionalCount(atMost: 0)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         environment.standardOutput.write(ManualPage.quakes.text)
         return .success
     }

@@ -48,6 +48,22 @@ public enum Quakes {
         return finish(status, standardOutput: standardOutput, standardError: standardError)
     }
 
+    /// Runs the command `arguments` name on the calling thread when it is a `BlockingCommand` (count,
+    /// list, show…), flushed, and returns how the process should end; nil for any other, which
+    /// `main(_:in:)` runs.
+    ///
+    /// The executable calls it before it listens to signals or starts the concurrency runtime's
+    /// threads, so such a command pays for neither: SIGINT and SIGTERM end it as they end any
+    /// program that does not handle them, and it has nothing to roll back.
+    public static func runBlockingCommand(_ arguments: [String], in environment: Environment) -> ExitStatus? {
+        guard let first = arguments.first, let type = command(named: first) as? any BlockingCommand.Type else {
+            return nil
+        }
+        return finish(
+            executeBlocking(type, Array(arguments.dropFirst()), in: environment),
+            standardOutput: environment.standardOutput, standardError: environment.standardError)
+    }
+
     /// Flushes the outputs; a command that succeeded but whose output could not be written fails.
     private static func finish(_ status: ExitStatus, standardOutput: any TextOutput, standardError: any TextOutput)
         -> ExitStatus
@@ -133,28 +149,54 @@ public enum Quakes {
         -> ExitStatus
     {
         do {
-            let parsed = try ParsedArguments(arguments, for: type.help)
-            if parsed.wantsHelp {
-                environment.standardOutput.write(HelpFormatter.render(type.help))
-                return .success
-            }
-            return try await type.init(parsed).run(in: environment)
+            guard let command = try parse(type, arguments, in: environment) else { return .success }
+            return try await command.run(in: environment)
         } catch {
-            let status: ExitStatus
-            if let usage = error as? UsageError {
-                status = reportUsage(usage, of: type.help, to: environment.standardError)
-            } else if let signal = environment.interruption.signal {
-                environment.standardError.writeLine(
-                    "Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
-                status = Interruption.status(for: signal)
-            } else {
-                status = report(error, in: environment)
-            }
-            if let output = type.failureOutput(arguments, error: error, status: status) {
-                environment.standardOutput.write(output)
-            }
-            return status
+            return failure(of: type, arguments, error, in: environment)
         }
+    }
+
+    private static func executeBlocking(
+        _ type: any BlockingCommand.Type, _ arguments: [String], in environment: Environment
+    ) -> ExitStatus {
+        do {
+            guard let command = try parse(type, arguments, in: environment) else { return .success }
+            return try command.runBlocking(in: environment)
+        } catch {
+            return failure(of: type, arguments, error, in: environment)
+        }
+    }
+
+    /// The command `arguments` describe, or nil when they ask for its help, which is then written.
+    private static func parse<C: Command>(_ type: C.Type, _ arguments: [String], in environment: Environment)
+        throws(UsageError) -> C?
+    {
+        let parsed = try ParsedArguments(arguments, for: type.help)
+        if parsed.wantsHelp {
+            environment.standardOutput.write(HelpFormatter.render(type.help))
+            return nil
+        }
+        return try type.init(parsed)
+    }
+
+    /// Reports why a command failed and returns the status the process ends with.
+    private static func failure(
+        of type: any Command.Type, _ arguments: [String], _ error: any Error, in environment: Environment
+    ) -> ExitStatus {
+        let status: ExitStatus
+        if let usage = error as? UsageError {
+            status = reportUsage(usage, of: type.help, to: environment.standardError)
+        } else if let signal = environment.interruption.signal {
+            environment.standardError.writeLine(
+                "Error: interrupted by \(Interruption.name(of: signal)); nothing unfinished was stored")
+            status = Interruption.status(for: signal)
+        } else {
+            status = report(error, in: environment)
+        }
+        if let output = type.failureOutput(arguments, error: error, status: status) {
+            environment.standardOutput.write(output)
+        }
+        return status
     }
 
     /// Writes `Error: …` for `error` and returns the status it ends the process with.

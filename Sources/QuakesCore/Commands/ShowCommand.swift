@@ -1,5 +1,5 @@
 /// `quakes show ID`: every field of one event, found by its id or any of its other ids.
-struct ShowCommand: Command {
+struct ShowCommand: BlockingCommand {
     static let name = "show"
 
     static let help = CommandHelp(
@@ -31,10 +31,9 @@ struct ShowCommand: Command {
         utc = arguments.flag(.utc)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let id = id
-        let quake = try await DatabaseLocation.database(option: database, in: environment).reading(zone: zone) {
+        let quake = try DatabaseLocation.database(option: database, in: environment).read(zone: zone) {
             try $0.quake(withID: id)
         }
         guard let quake else { throw NotFoundError(id: id) }

@@ -1,6 +1,6 @@
 /// `quakes status [--fresh-within DURATION]`: what the database holds and how current it is, for
 /// people and for monitoring.
-struct StatusCommand: Command {
+struct StatusCommand: BlockingCommand {
     static let name = "status"
 
     static let help = CommandHelp(
@@ -42,10 +42,12 @@ struct StatusCommand: Command {
         utc = arguments.flag(.utc)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    func runBlocking(in environment: Environment) throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
         let now = try FilterOptions.now(now, in: environment, zone: zone)
-        let status = try await DatabaseLocation.database(option: database, in: environment).reading { try $0.status() }
+        let status = try DatabaseLocation.database(option: database, in: environment).read(zone: .utc) {
+            try $0.status()
+        }
         if freshWithin != nil, !status.checksRecorded {
             throw UsageError(
                 "\(status.path) does not record when a fetch last succeeded (the file changes only when what it "
