@@ -60,18 +60,11 @@ extension GeoJSONStoreFile {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw StoreError(path: path, .foreign("it is not a regular file"))
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                throw StoreError(path: path, "cannot read it: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }  // Cut short meanwhile, by another program: decoding says what is wrong.
-            done += count
+        // A file cut short meanwhile, by another program, is read as it is: decoding says what is wrong.
+        let size = Int(info.st_size)
+        guard let bytes = FileBytes.read(descriptor, upTo: size, expected: size) else {
+            throw StoreError(path: path, "cannot read it: \(String(cString: strerror(errno)))")
         }
-        if done < bytes.count { bytes.removeLast(bytes.count - done) }
         return (bytes, Version(info))
     }
 

@@ -91,17 +91,10 @@ enum DatabaseFile {
             throw StoreError(path: path, "cannot read it: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 100)
-        var count = 0
-        while count < 100 {
-            let read = header.withUnsafeMutableBytes {
-                Glibc.read(descriptor, $0.baseAddress! + count, 100 - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
+        guard let header = FileBytes.read(descriptor, upTo: 100) else {
+            throw StoreError(path: path, "cannot read it: \(String(cString: strerror(errno)))")
         }
-        return Array(header.prefix(count))
+        return header
     }
 
     /// Checks, before a writer takes the lock beside it, that the file at `path` may be written:

@@ -218,5 +218,11 @@ import Testing
         for library in ["libsqlite3.so", "libpq.so", "libcurl.so", "libcairo.so", "libz.so"] {
             #expect(!version.contains { $0.hasPrefix(library) }, "\(version)")
         }
+        // Nor does any command load Foundation, not even FoundationEssentials (see Processors and
+        // FileBytes): the tests' debug build links Swift's libraries dynamically, so any of its
+        // modules that imported one would show here.
+        for trace in [sqlite, postgres, download, version] {
+            #expect(!trace.contains { $0.hasPrefix("libFoundation") }, "\(trace)")
+        }
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -70,7 +69,7 @@ struct FeedIngest {
     var chunkSize = 256 * 1024
     /// How many chunks may be decoding at once: twice the cores, so that decoders never wait for
     /// the task that hands their batches to the store.
-    var decodersInFlight = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    var decodersInFlight = 2 * Processors.available
     /// How many chunks the download may get ahead of the decoders.
     var channelCapacity = 8
     /// How many skipped features are reported in full.

@@ -117,16 +117,11 @@ struct ZoneRules: Sendable, Equatable {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= limit else {
             return nil
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            if bytes.count > limit { return nil }
-        }
+        // One byte past the limit tells a file that grew beyond it meanwhile.
+        guard let bytes = FileBytes.read(descriptor, upTo: limit + 1, expected: Int(status.st_size)),
+            bytes.count <= limit
+        else { return nil }
+        return bytes
     }
 
     /// The parts of a TZif file, read in order.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import QuakesData
 
 /// The data files quakes ships (country outlines, populated places), looked for where each way of
@@ -42,7 +42,12 @@ package struct SharedData: Sendable {
     package func contents(of name: String) throws(SharedDataError) -> [UInt8] {
         for folder in folders {
             let path = FilePaths.appending(name, to: folder)
-            if let data = FileManager.default.contents(atPath: path) { return [UInt8](data) }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            if let bytes = FileBytes.read(descriptor, upTo: Int.max, expected: Int(status.st_size)) { return bytes }
         }
         throw SharedDataError(file: name, problem: .missing(searched: folders))
     }

@@ -1,0 +1,29 @@
+import Glibc
+
+/// The one loop that reads a file's bytes from a descriptor: it retries a read a signal
+/// interrupted (EINTR), stops at the end of the file, and never reads past a limit, so that a file
+/// that grows while it is read cannot make the caller hold more than it asked for.
+///
+/// Time zone files, the data files quakes ships, a GeoJSON store and a database's header are all
+/// read through it.
+package enum FileBytes {
+    /// Reads from `descriptor` until the end of the file or `limit` bytes, whichever comes first;
+    /// `expected` (a size from `fstat`) sizes the first buffer. Nil when a read fails, with
+    /// `errno` saying why.
+    package static func read(_ descriptor: Int32, upTo limit: Int, expected: Int = 0) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(expected, 16_384)))
+        var done = 0
+        while done < limit {
+            if done == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(limit - done, bytes.count)))
+            }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            done += count
+        }
+        bytes.removeLast(bytes.count - done)
+        return bytes
+    }
+}
