@@ -75,33 +75,31 @@ struct BenchmarkSuite {
     private mutating func ingest(_ feed: String, size: Int) throws {
         let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
         let database = database(size)
-        let fresh = try (0..<runs(size)).map { _ in
+        // Each fetch, then the floors on the rows it stored, taking turns, so that a change in the
+        // machine's speed meanwhile moves the case and the floors its ratios are taken against alike.
+        let copy = work.appendingPathComponent("floor.sqlite").path
+        var fresh: [Measurement] = []
+        var floors: [String: [Measurement]] = [:]
+        for _ in 0..<runs(size) {
             remove(database)
-            return try Runner.measure(
-                [quakes, "fetch", "-q", "--db", database, "file://" + feed],
-                errors: log("fetch-\(label)"))
+            fresh.append(
+                try Runner.measure(
+                    [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("fetch-\(label)")))
+            for kind in ["ingest", "bulk", "streamed"] {
+                remove(copy)
+                floors[kind, default: []].append(try floorRun([kind, database, copy], log: "floor-\(kind)"))
+            }
         }
         results.append(
             Result(
                 name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
                 baseline: python == nil ? nil : "Python baseline, \(label) features"))
-        // While the database holds what one fetch stored, and nothing more.
-        let copy = work.appendingPathComponent("floor.sqlite").path
-        let floorRuns = try (0..<(quick ? 1 : 3)).map { _ in
-            remove(copy)
-            return try floorRun(["ingest", database, copy], log: "floor-ingest")
+        for (kind, name) in [
+            ("ingest", Self.ingestFloor(label)), ("bulk", Self.bulkFloor(label)),
+            ("streamed", Self.streamedFloor(label)),
+        ] {
+            results.append(Result(name: name, summary: Summary(runs: floors[kind] ?? []), items: size))
         }
-        results.append(Result(name: Self.ingestFloor(label), summary: Summary(runs: floorRuns), items: size))
-        let bulkRuns = try (0..<(quick ? 1 : 3)).map { _ in
-            remove(copy)
-            return try floorRun(["bulk", database, copy], log: "floor-bulk")
-        }
-        results.append(Result(name: Self.bulkFloor(label), summary: Summary(runs: bulkRuns), items: size))
-        let streamedRuns = try (0..<(quick ? 1 : 3)).map { _ in
-            remove(copy)
-            return try floorRun(["streamed", database, copy], log: "floor-streamed")
-        }
-        results.append(Result(name: Self.streamedFloor(label), summary: Summary(runs: streamedRuns), items: size))
         if let python {
             let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
             let baseline = try (0..<(quick ? 1 : 3)).map { _ in
@@ -232,19 +230,25 @@ struct BenchmarkSuite {
         ]
         let rows = try rowCount(database)
         for (name, arguments, sql) in cases {
-            let ours = try (0..<(quick ? 1 : 5)).map { _ in
-                try Runner.measure([quakes] + arguments + ["--db", database, "--now", now], errors: log("query"))
-            }
             let everything = name.hasPrefix("list --format ndjson")
+            // Each run of ours beside one of sqlite3's, taking turns, so that a change in the
+            // machine's speed meanwhile moves both; the short queries run more often.
+            var ours: [Measurement] = []
+            var theirs: [Measurement] = []
+            for _ in 0..<(quick ? 1 : everything ? 5 : 21) {
+                ours.append(
+                    try Runner.measure([quakes] + arguments + ["--db", database, "--now", now], errors: log("query")))
+                if let sqlite3 {
+                    theirs.append(
+                        try Runner.measure(
+                            [sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3")))
+                }
+            }
             results.append(
                 Result(
                     name: name, summary: Summary(runs: ours), items: everything ? rows : nil,
                     baseline: sqlite3 == nil ? nil : "sqlite3: " + name))
-            if let sqlite3 {
-                let theirs = try (0..<(quick ? 1 : 5)).map { _ in
-                    try Runner.measure(
-                        [sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3"))
-                }
+            if sqlite3 != nil {
                 results.append(
                     Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
             }
