@@ -54,8 +54,15 @@ import Testing
         #expect(error == EBADF)
     }
 
-    /// Foundation's count, which reads the same affinity mask, is the oracle.
-    @Test func theProcessorsAreThoseTheAffinityMaskAllows() {
-        #expect(Processors.available == ProcessInfo.processInfo.activeProcessorCount)
+    /// `nproc`, which counts the processors of the same affinity mask (`sched_getaffinity`), is
+    /// the oracle; a process that taskset confines to one processor has a status that allows one.
+    @Test func theProcessorsAreThoseTheAffinityMaskAllows() async throws {
+        let nproc = try await ChildProcess.run("/usr/bin/nproc", [])
+        #expect(Processors.available == Int(nproc.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let confined = try await ChildProcess.run("/usr/bin/taskset", ["-c", "0", "/bin/cat", "/proc/self/status"])
+        #expect(Processors.allowed(inStatus: Array(confined.output.utf8)) == 1)
+        #expect(Processors.allowed(inStatus: Array("Name:\tx\nCpus_allowed:\tff,ffffffff\n".utf8)) == 40)
+        #expect(Processors.allowed(inStatus: Array("Name:\tx\nCpus_allowed:\t0\n".utf8)) == nil)
+        #expect(Processors.allowed(inStatus: Array("Name:\tx\n".utf8)) == nil)
     }
 }

@@ -6,7 +6,9 @@ package protocol Database: Sendable {
     var name: String { get }
 
     /// Runs `body` with a reader of one snapshot of the database, with local sections in `zone`.
-    /// Blocks: callers use `reading(zone:_:)`, which runs it on a thread of its own.
+    /// Blocks: a command that only reads calls it on the main thread before any other thread starts
+    /// (`BlockingCommand`); code in a task uses `reading(zone:_:)`, which runs it on a thread of its
+    /// own.
     func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
 
     /// Checks, before a writer takes the lock, that the database may be written by this version:

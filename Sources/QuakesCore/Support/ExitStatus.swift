@@ -70,8 +70,14 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             "another quakes process is writing the database (beyond --wait), SQLite's lock outlasted its busy timeout, or the database server takes no connection now: try again later"
         ),
         (.noPermission, "the database server refused the connection: password, role, pg_hba.conf or CONNECT privilege"),
-        (.interrupted, "SIGINT: the transaction in progress was rolled back and the lock released"),
-        (.terminated, "SIGTERM: the transaction in progress was rolled back and the lock released"),
+        (
+            .interrupted,
+            "SIGINT: the transaction in progress was rolled back and the lock released; a command that only reads ends at once, by the signal, which a shell reports as 130"
+        ),
+        (
+            .terminated,
+            "SIGTERM: the transaction in progress was rolled back and the lock released; a command that only reads ends at once, by the signal, which a shell reports as 143"
+        ),
     ]
 
     /// The status a run that failed with `error` ends with.

@@ -8,10 +8,10 @@ import Glibc
 /// read through it.
 package enum FileBytes {
     /// Reads from `descriptor` until the end of the file or `limit` bytes, whichever comes first;
-    /// `expected` (a size from `fstat`) sizes the first buffer. Nil when a read fails, with
-    /// `errno` saying why.
+    /// `expected` (a size from `fstat`) sizes the first buffer, one byte over, so that the read that
+    /// finds the end needs no larger one. Nil when a read fails, with `errno` saying why.
     package static func read(_ descriptor: Int32, upTo limit: Int, expected: Int = 0) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: min(limit, max(expected, 16_384)))
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(expected + 1, 16_384)))
         var done = 0
         while done < limit {
             if done == bytes.count {

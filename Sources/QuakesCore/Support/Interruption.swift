@@ -4,6 +4,7 @@ import Locking
 
 /// Turns SIGINT and SIGTERM into cancellation of the running command, and remembers which came,
 /// so that a fetch rolls back, releases its lock and ends with 130 or 143, and a watch ends cleanly.
+/// The commands that only read (`BlockingCommand`) run before it listens, and end by the signal.
 ///
 /// In the executable it listens to the real signals (`listenToSignals()`); tests call `interrupt(_:)`.
 public final class Interruption: Sendable {
