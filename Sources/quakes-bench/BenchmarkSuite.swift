@@ -48,9 +48,7 @@ struct BenchmarkSuite {
     mutating func run() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         for size in sizes {
-            let feed = try generate(size)
-            try ingest(feed, size: size)
-            if postgres != nil { try postgresIngest(feed, size: size) }
+            try ingest(try generate(size), size: size)
         }
         try queries(database: database(sizes.last!))
         if postgres != nil {
@@ -71,15 +69,17 @@ struct BenchmarkSuite {
 
     // MARK: - Cases
 
-    /// Fresh ingests, the Python baseline, re-ingests and the store alone.
+    /// Fresh ingests, into SQLite and PostgreSQL, the Python baseline, re-ingests and the store alone.
     private mutating func ingest(_ feed: String, size: Int) throws {
         let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
         let database = database(size)
-        // Each fetch, then the floors on the rows it stored, taking turns, so that a change in the
-        // machine's speed meanwhile moves the case and the floors its ratios are taken against alike.
+        // Each fetch, then the floors on the rows it stored, then the same fetch into PostgreSQL,
+        // taking turns, so that a change in the machine's speed meanwhile moves a case and what its
+        // ratios are taken against alike. PostgreSQL's peak memory is quakes' own, not the server's.
         let copy = work.appendingPathComponent("floor.sqlite").path
         var fresh: [Measurement] = []
         var floors: [String: [Measurement]] = [:]
+        var intoPostgres: [Measurement] = []
         for _ in 0..<runs(size) {
             remove(database)
             fresh.append(
@@ -88,6 +88,13 @@ struct BenchmarkSuite {
             for kind in ["ingest", "bulk", "streamed"] {
                 remove(copy)
                 floors[kind, default: []].append(try floorRun([kind, database, copy], log: "floor-\(kind)"))
+            }
+            if postgres != nil {
+                let server = try newPostgresDatabase()
+                intoPostgres.append(
+                    try Runner.measure(
+                        [quakes, "fetch", "-q", "--db", server, "file://" + feed],
+                        errors: log("postgres-fetch-\(label)")))
             }
         }
         results.append(
@@ -99,6 +106,12 @@ struct BenchmarkSuite {
             ("streamed", Self.streamedFloor(label)),
         ] {
             results.append(Result(name: name, summary: Summary(runs: floors[kind] ?? []), items: size))
+        }
+        if !intoPostgres.isEmpty {
+            results.append(
+                Result(
+                    name: "PostgreSQL: fresh ingest, \(label) features", summary: Summary(runs: intoPostgres),
+                    items: size, baseline: "fresh ingest, \(label) features"))
         }
         if let python {
             let pythonDatabase = work.appendingPathComponent("python-\(label).sqlite").path
@@ -228,6 +241,17 @@ struct BenchmarkSuite {
                 "SELECT * FROM quake ORDER BY time DESC;"
             ),
         ]
+        // The export's floor: the reader's own statement for `list` of everything, run by SQLite alone.
+        let listing = SQLiteDatabase.listingSQL(QuakeQuery())
+        let parameters = listing.values.map { value in
+            switch value {
+            case .null: "null"
+            case let .integer(integer): "int:\(integer)"
+            case let .real(real): "real:\(real)"
+            case let .text(text): "text:" + text
+            }
+        }
+        var readFloor: [Measurement] = []
         let rows = try rowCount(database)
         for (name, arguments, sql) in cases {
             let everything = name.hasPrefix("list --format ndjson")
@@ -243,6 +267,9 @@ struct BenchmarkSuite {
                         try Runner.measure(
                             [sqlite3] + (everything ? ["-json"] : []) + [database, sql], errors: log("sqlite3")))
                 }
+                if everything {
+                    readFloor.append(try floorRun(["read", database, listing.sql] + parameters, log: "floor-read"))
+                }
             }
             results.append(
                 Result(
@@ -253,35 +280,7 @@ struct BenchmarkSuite {
                     Result(name: "sqlite3: " + name, summary: Summary(runs: theirs), items: everything ? rows : nil))
             }
         }
-        // The export's floor: the reader's own statement for `list` of everything, run by SQLite alone.
-        let listing = SQLiteDatabase.listingSQL(QuakeQuery())
-        let parameters = listing.values.map { value in
-            switch value {
-            case .null: "null"
-            case let .integer(integer): "int:\(integer)"
-            case let .real(real): "real:\(real)"
-            case let .text(text): "text:" + text
-            }
-        }
-        let floorRuns = try (0..<(quick ? 1 : 5)).map { _ in
-            try floorRun(["read", database, listing.sql] + parameters, log: "floor-read")
-        }
-        results.append(Result(name: Self.readFloor, summary: Summary(runs: floorRuns), items: rows))
-    }
-
-    /// Fresh ingests into PostgreSQL, beside the SQLite engine's of the same feed. The peak memory
-    /// is quakes' own; the server's is not counted.
-    private mutating func postgresIngest(_ feed: String, size: Int) throws {
-        let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
-        let fresh = try (0..<runs(size)).map { _ in
-            let database = try newPostgresDatabase()
-            return try Runner.measure(
-                [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("postgres-fetch-\(label)"))
-        }
-        results.append(
-            Result(
-                name: "PostgreSQL: fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
-                baseline: "fresh ingest, \(label) features"))
+        results.append(Result(name: Self.readFloor, summary: Summary(runs: readFloor), items: rows))
     }
 
     /// `count --last 5h` on PostgreSQL, holding the same events as the largest SQLite database,
