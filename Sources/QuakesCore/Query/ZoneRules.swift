@@ -105,23 +105,9 @@ struct ZoneRules: Sendable, Equatable {
     }
 
     /// The bytes of the file at `path`, when it is a regular file of a size a zone file can have: a
-    /// few kilobytes, never past a megabyte. `TZ` may name any path. One descriptor serves the check
-    /// and the read, so a file replaced or grown in between is still read no further than the
-    /// bound; it is opened without waiting, so a FIFO it names is refused rather than waited on.
+    /// few kilobytes, never past a megabyte. `TZ` may name any path.
     private static func readFile(_ path: String) -> [UInt8]? {
-        let limit = 1 << 20
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= limit else {
-            return nil
-        }
-        // One byte past the limit tells a file that grew beyond it meanwhile.
-        guard let bytes = FileBytes.read(descriptor, upTo: limit + 1, expected: Int(status.st_size)),
-            bytes.count <= limit
-        else { return nil }
-        return bytes
+        FileBytes.ofRegularFile(path, atMost: 1 << 20)
     }
 
     /// The parts of a TZif file, read in order.

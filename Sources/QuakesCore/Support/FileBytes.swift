@@ -26,4 +26,24 @@ package enum FileBytes {
         bytes.removeLast(bytes.count - done)
         return bytes
     }
+
+    /// The bytes of the file at `path` when it is a regular file of at most `limit` bytes; nil
+    /// otherwise, or when it cannot be read. One descriptor serves the check and the read, so a file
+    /// replaced or grown in between is still read no further than the bound; it is opened without
+    /// waiting, so a FIFO at the path is refused rather than waited on.
+    package static func ofRegularFile(_ path: String, atMost limit: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= limit else {
+            return nil
+        }
+        // One byte past the limit tells a file that grew beyond it meanwhile.
+        let bound = limit == .max ? limit : limit + 1
+        guard let bytes = read(descriptor, upTo: bound, expected: Int(status.st_size)), bytes.count <= limit else {
+            return nil
+        }
+        return bytes
+    }
 }

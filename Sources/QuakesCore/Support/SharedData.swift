@@ -1,4 +1,3 @@
-import Glibc
 import QuakesData
 
 /// The data files quakes ships (country outlines, populated places), looked for where each way of
@@ -42,12 +41,7 @@ package struct SharedData: Sendable {
     package func contents(of name: String) throws(SharedDataError) -> [UInt8] {
         for folder in folders {
             let path = FilePaths.appending(name, to: folder)
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
-            if let bytes = FileBytes.read(descriptor, upTo: Int.max, expected: Int(status.st_size)) { return bytes }
+            if let bytes = FileBytes.ofRegularFile(path, atMost: .max) { return bytes }
         }
         throw SharedDataError(file: name, problem: .missing(searched: folders))
     }
