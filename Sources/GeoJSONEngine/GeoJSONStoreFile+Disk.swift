@@ -118,11 +118,7 @@ extension GeoJSONStoreFile {
             throw error
         }
         if onlyIfMissing { unlink(temporary) }
-        let folder = open(FilePaths.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        DatabaseFolder.flush(containing: path)
         guard let version = Version.of(path) else { throw failure("read \(path) back") }
         return version
     }

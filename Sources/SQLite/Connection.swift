@@ -81,6 +81,11 @@ public final class Connection {
         csqlite_close_v2(handle)
     }
 
+    /// `name` as an SQL identifier: in double quotes, any inside doubled.
+    public static func quoted(_ name: String) -> String {
+        "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
     // MARK: - Statements
 
     /// Runs one or more statements that take no parameters and return no rows (wraps `sqlite3_exec`).

@@ -31,8 +31,7 @@ struct DeferredIndexes {
         }
         // Only once both statements are reset: a table cannot change under a running one.
         for name in names {
-            let quoted = name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
-            try connection.execute("DROP INDEX \"\(quoted)\"")
+            try connection.execute("DROP INDEX \(Connection.quoted(name))")
         }
         return set
     }

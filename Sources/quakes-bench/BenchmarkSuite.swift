@@ -85,9 +85,10 @@ struct BenchmarkSuite {
             fresh.append(
                 try Runner.measure(
                     [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("fetch-\(label)")))
-            for kind in ["ingest", "bulk", "streamed"] {
+            for floor in Self.ingestFloors(label) {
                 remove(copy)
-                floors[kind, default: []].append(try floorRun([kind, database, copy], log: "floor-\(kind)"))
+                floors[floor.kind, default: []].append(
+                    try floorRun([floor.kind, database, copy], log: "floor-\(floor.kind)"))
             }
             if postgres != nil {
                 let server = try newPostgresDatabase()
@@ -101,11 +102,8 @@ struct BenchmarkSuite {
             Result(
                 name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
                 baseline: python == nil ? nil : "Python baseline, \(label) features"))
-        for (kind, name) in [
-            ("ingest", Self.ingestFloor(label)), ("bulk", Self.bulkFloor(label)),
-            ("streamed", Self.streamedFloor(label)),
-        ] {
-            results.append(Result(name: name, summary: Summary(runs: floors[kind] ?? []), items: size))
+        for floor in Self.ingestFloors(label) {
+            results.append(Result(name: floor.name, summary: Summary(runs: floors[floor.kind] ?? []), items: size))
         }
         if !intoPostgres.isEmpty {
             results.append(
@@ -176,22 +174,39 @@ struct BenchmarkSuite {
         return Summary(runs: runs)
     }
 
-    /// The name of the ingest floor's case at a size, which the report's targets look up.
-    static func ingestFloor(_ label: String) -> String {
-        "ingest floor, \(label) features: C, the rows of that fetch, one INSERT per table"
+    /// An ingest floor that `quakes-floor` runs beside each fresh ingest: its mode, the name of its
+    /// case at a size, and how the report's target of a fresh ingest names it.
+    struct IngestFloor {
+        let kind: String
+        let name: String
+        let target: String
     }
 
-    /// The name of the bulk floor's case at a size: the ingest floor as a bulk load (multi-row
-    /// INSERTs, secondary indexes built after the rows, a 32 MB cache), which issue 21's target
-    /// for fresh ingests is set against.
-    static func bulkFloor(_ label: String) -> String {
-        "bulk floor, \(label) features: C, the same rows, multi-row INSERTs, indexes after the load"
-    }
-
-    /// The name of the streamed floor's case at a size: the bulk floor with every table's rows in
-    /// the order a fetch writes them, which one that streams its feed under 64 MB cannot change.
-    static func streamedFloor(_ label: String) -> String {
-        "streamed floor, \(label) features: the bulk floor with the rows in the order a fetch writes them"
+    /// The ingest floors at a size: one INSERT per table; the bulk load (multi-row INSERTs,
+    /// secondary indexes built after the rows, a 32 MB cache), which issue 21's target for fresh
+    /// ingests is set against; the bulk load with every table's rows in the order a fetch writes
+    /// them, which one that streams its feed under 64 MB cannot change; and the bulk load written as
+    /// quakes writes a first load (`FirstLoad`), with no WAL.
+    static func ingestFloors(_ label: String) -> [IngestFloor] {
+        [
+            IngestFloor(
+                kind: "ingest",
+                name: "ingest floor, \(label) features: C, the rows of that fetch, one INSERT per table",
+                target: "the ingest floor (one INSERT per table)"),
+            IngestFloor(
+                kind: "bulk",
+                name: "bulk floor, \(label) features: C, the same rows, multi-row INSERTs, indexes after the load",
+                target: "the bulk floor"),
+            IngestFloor(
+                kind: "streamed",
+                name:
+                    "streamed floor, \(label) features: the bulk floor with the rows in the order a fetch writes them",
+                target: "the streamed floor (the bulk floor in a fetch's order)"),
+            IngestFloor(
+                kind: "first",
+                name: "first-load floor, \(label) features: the bulk floor into a new file, as a first load (no WAL)",
+                target: "the first-load floor (the bulk floor with no WAL)"),
+        ]
     }
 
     /// The read floor's case, which the report's targets look up.

@@ -20,6 +20,15 @@ package enum DatabaseFolder {
         }
     }
 
+    /// Flushes the folder of the file at `path` to disk, so that a file just renamed into it stays
+    /// renamed after a crash. Best effort: a file system that cannot flush a folder has nothing to flush.
+    package static func flush(containing path: String) {
+        let folder = open(FilePaths.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        fsync(folder)
+        close(folder)
+    }
+
     private static func isFolder(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
