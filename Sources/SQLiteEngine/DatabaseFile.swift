@@ -7,8 +7,7 @@ import SQLite
 ///
 /// Writers (fetch, prune, a fetching watch) create, upgrade and write the file, in WAL mode, keeping
 /// its `-wal` and `-shm` files (with the database's own permissions) so that users who can read the
-/// database but not write its folder can read it too; a new file stays in rollback mode, empty,
-/// until its first load replaces it (`FirstLoad`). Readers (count, list, show, history, status,
+/// database but not write its folder can read it too. Readers (count, list, show, history, status,
 /// `watch --no-fetch`) open it read-only and never write to it: a file of an older schema waits for
 /// the next writer to upgrade it.
 enum DatabaseFile {
@@ -57,7 +56,7 @@ enum DatabaseFile {
 
     /// Whether anything is at `path`, a link followed as SQLite follows it: a `stat`, where
     /// FileManager's first use cost `quakes count` 2 % of its time.
-    static func exists(_ path: String) -> Bool {
+    private static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
@@ -109,11 +108,8 @@ enum DatabaseFile {
     }
 
     /// Opens (creating it and its folders when missing, upgrading an older schema) the database at
-    /// `path` for writing, in WAL mode; but one that holds nothing and is in rollback mode (a new
-    /// file) is left so, and said to be (`isEmpty`): its first load may replace it (`FirstLoad`).
-    /// Only a writer holding the writer lock puts that one in WAL mode (`useWAL`), as no first load
-    /// can be under way then: a watch opens its database before it takes the lock.
-    static func openForWriting(at path: String) throws(StoreError) -> (connection: Connection, isEmpty: Bool) {
+    /// `path` for writing.
+    static func openForWriting(at path: String) throws(StoreError) -> Connection {
         let kind = try inspect(path)
         do {
             if kind == .missing { try DatabaseFolder.create(for: path, database: path) }
@@ -121,29 +117,20 @@ enum DatabaseFile {
             connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             // Kept, so that readers without write access to the folder find them (see above).
             try connection.keepWALFiles()
-            if try connection.pragma("journal_mode") != "wal", try FirstLoad.holdsNothing(connection) {
-                try Schema.migrator.migrate(connection)
-                return (connection, true)
-            }
-            try useWAL(connection)
+            // WAL lets readers go on while a fetch writes, and never shows them half a transaction.
+            try connection.pragma("journal_mode = WAL")
+            // Once checkpointed, the log is cut back to nothing rather than kept at its largest.
+            try connection.pragma("journal_size_limit = 0")
+            // In WAL mode, NORMAL loses no committed transaction when the process dies, only
+            // possibly the last ones on a power cut, and saves an fsync per commit.
+            try connection.execute("PRAGMA synchronous = NORMAL")
             try Schema.migrator.migrate(connection)
-            return (connection, false)
+            return connection
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(path: path, error)
         }
-    }
-
-    /// Puts the database of `connection` in WAL mode, with the settings every writer uses.
-    static func useWAL(_ connection: Connection) throws(SQLiteError) {
-        // WAL lets readers go on while a fetch writes, and never shows them half a transaction.
-        try connection.pragma("journal_mode = WAL")
-        // Once checkpointed, the log is cut back to nothing rather than kept at its largest.
-        try connection.pragma("journal_size_limit = 0")
-        // In WAL mode, NORMAL loses no committed transaction when the process dies, only
-        // possibly the last ones on a power cut, and saves an fsync per commit.
-        try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
     /// Opens the database at `path` for reading; it must exist and be at the current schema.

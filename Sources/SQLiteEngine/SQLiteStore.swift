@@ -11,34 +11,21 @@ import SQLite
 /// A fetch of one source is one transaction: `beginIngest` waits until no other ingest holds the
 /// connection, then `ingest(_:for:)` takes batches as they are decoded, and `commit` or `rollback`
 /// ends it. Readers on other connections see the whole fetch or none of it. An ingest spans several
-/// calls, so the actor takes turns (`WriterTurns`) to keep other writes out of it. An ingest into a
-/// new database, which holds nothing, is loaded beside it and replaces it (`FirstLoad`).
+/// calls, so the actor takes turns (`WriterTurns`) to keep other writes out of it.
 public actor SQLiteStore: QuakeWriting {
     /// The database file.
     public nonisolated let path: String
 
     private let executor = QueueExecutor(label: "quakes.store")
     private var openConnection: Connection?
-    /// The file `openConnection` has open, which another writer's first load may have replaced.
-    private var openFile: FileIdentity?
-    /// True while `openConnection` is to a database that holds nothing, in rollback mode: one a
-    /// first load may replace.
-    private var isEmpty = false
     private let arena = TextArena()
 
-    /// The active ingest: who its history is by and from where, where that is kept until it commits
-    /// (`SQLitePendingHistory`: a fetch that changes nothing records nothing), the indexes it builds
-    /// at the end, and the connection it writes: the database's, or that of its first load.
-    private let turns = WriterTurns<Ingest>()
-
-    private struct Ingest {
-        var author: String
-        var source: String?
-        var history: SQLitePendingHistory
-        var indexes: DeferredIndexes
-        var writer: Connection
-        var load: FirstLoad?
-    }
+    /// The active ingest, with who its history is by and from where, and where it is kept until it
+    /// commits (`SQLitePendingHistory`: a fetch that changes nothing records nothing), and the
+    /// indexes it builds at the end.
+    private let turns = WriterTurns<
+        (author: String, source: String?, history: SQLitePendingHistory, indexes: DeferredIndexes)
+    >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -61,19 +48,14 @@ public actor SQLiteStore: QuakeWriting {
     /// history under `author` and `source`.
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         let ticket = await turns.take()
-        var load: FirstLoad?
         do {
-            let database = try beginWriting(allowingFirstLoad: true)
-            load = database.load
-            let writer = load?.connection ?? database.connection
+            let writer = try connection()
+            try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
-            turns.begin(
-                ticket,
-                Ingest(author: author, source: source, history: history, indexes: indexes, writer: writer, load: load))
+            turns.begin(ticket, (author, source, history, indexes))
             return ticket
         } catch {
-            load?.abandon()
             try? openConnection?.rollback()
             turns.end(ticket)
             throw StoreError(path: path, error)
@@ -85,7 +67,8 @@ public actor SQLiteStore: QuakeWriting {
     public func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         let active = try turns.context(of: ticket, in: path)
         do {
-            var statements = try IngestStatements(active.writer, history: active.history, arena: arena)
+            let writer = try connection()
+            var statements = try IngestStatements(writer, history: active.history, arena: arena)
             return try statements.apply(batch)
         } catch {
             throw StoreError(path: path, error)
@@ -99,33 +82,23 @@ public actor SQLiteStore: QuakeWriting {
     {
         let active = try turns.context(of: ticket, in: path)
         defer { turns.end(ticket) }
-        let commit: StoreCommit
         do {
-            let writer = active.writer
+            let writer = try connection()
             try active.indexes.build(on: writer)
-            commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
+            let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try HistoryStatements(writer).save(feedState) }
             try writer.commit()
-            try active.load?.publish()
+            return commit
         } catch {
-            end(active)
+            try? openConnection?.rollback()
             throw StoreError(path: path, error)
         }
-        if active.load != nil {
-            // The empty database, replaced, is let go of, and the file at the path, now the load,
-            // opened as any database is (in WAL mode, its -wal and -shm made). Should that fail, the
-            // next write opens it again and says why: this ingest is in place.
-            try? openConnection?.rollback()
-            openConnection = nil
-            _ = try? connection()
-        }
-        return commit
     }
 
     /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
         guard turns.holds(ticket) else { return }
-        if let active = try? turns.context(of: ticket, in: path) { end(active) }
+        try? openConnection?.rollback()
         turns.end(ticket)
     }
 
@@ -177,56 +150,11 @@ public actor SQLiteStore: QuakeWriting {
 
     // MARK: - Private
 
-    /// The connection to the file at `path` now, opened again when another writer's first load has
-    /// put a new file there.
     private func connection() throws(StoreError) -> Connection {
-        if let openConnection, FileIdentity(path) == openFile { return openConnection }
-        openConnection = nil
-        let (opened, file) = try FileIdentity.opening(path) { () throws(StoreError) in
-            try DatabaseFile.openForWriting(at: path)
-        }
-        openConnection = opened.connection
-        openFile = file
-        isEmpty = opened.isEmpty
-        return opened.connection
-    }
-
-    /// Begins a write transaction on the database at `path` as it is now; for an ingest
-    /// (`allowingFirstLoad`) into a database that holds nothing, also the first load that will
-    /// replace it, the empty database's write lock held until the load ends. Called holding the
-    /// writer lock, so no other first load is under way.
-    private func beginWriting(allowingFirstLoad: Bool) throws -> (connection: Connection, load: FirstLoad?) {
-        // A first load replaces the file holding its write lock: once this writer holds it, the
-        // file at `path` is the one it has open, or it opens that one and tries again.
-        for _ in 0..<16 {
-            let connection = try connection()
-            try connection.begin(.immediate)
-            guard FileIdentity(path) == openFile else {
-                try? connection.rollback()
-                openConnection = nil
-                continue
-            }
-            if !isEmpty {
-                FirstLoad.removeLeftover(beside: path)
-                return (connection, nil)
-            }
-            if allowingFirstLoad, let load = try FirstLoad.begin(replacing: path, openedBy: connection) {
-                return (connection, load)
-            }
-            // Written as it is, then, and so first put in WAL mode, as any database.
-            try connection.rollback()
-            try DatabaseFile.useWAL(connection)
-            isEmpty = false
-        }
-        throw StoreError(path: path, "the file kept being replaced by other writers")
-    }
-
-    /// Ends an ingest that does not commit: what it began rolled back, on the database and on the
-    /// file of its first load, which is removed.
-    private func end(_ active: Ingest) {
-        active.load?.abandon()
-        try? active.writer.rollback()
-        try? openConnection?.rollback()
+        if let openConnection { return openConnection }
+        let connection = try DatabaseFile.openForWriting(at: path)
+        openConnection = connection
+        return connection
     }
 
     /// Runs `body` in a transaction of its own, once no ingest holds the connection.
@@ -235,7 +163,8 @@ public actor SQLiteStore: QuakeWriting {
         let turn = await turns.take()
         defer { turns.end(turn) }
         do {
-            let writer = try beginWriting(allowingFirstLoad: false).connection
+            let writer = try connection()
+            try writer.begin(.immediate)
             do {
                 let result = try body(writer)
                 if writer.isInTransaction { try writer.commit() }

@@ -184,9 +184,8 @@ struct BenchmarkSuite {
 
     /// The ingest floors at a size: one INSERT per table; the bulk load (multi-row INSERTs,
     /// secondary indexes built after the rows, a 32 MB cache), which issue 21's target for fresh
-    /// ingests is set against; the bulk load with every table's rows in the order a fetch writes
-    /// them, which one that streams its feed under 64 MB cannot change; and the bulk load written as
-    /// quakes writes a first load (`FirstLoad`), with no WAL.
+    /// ingests is set against; and the bulk load with every table's rows in the order a fetch
+    /// writes them, which one that streams its feed under 64 MB cannot change.
     static func ingestFloors(_ label: String) -> [IngestFloor] {
         [
             IngestFloor(
@@ -202,10 +201,6 @@ struct BenchmarkSuite {
                 name:
                     "streamed floor, \(label) features: the bulk floor with the rows in the order a fetch writes them",
                 target: "the streamed floor (the bulk floor in a fetch's order)"),
-            IngestFloor(
-                kind: "first",
-                name: "first-load floor, \(label) features: the bulk floor into a new file, as a first load (no WAL)",
-                target: "the first-load floor (the bulk floor with no WAL)"),
         ]
     }
 

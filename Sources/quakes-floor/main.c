@@ -6,8 +6,6 @@
 //                                         secondary indexes built after the rows, a larger cache
 //   quakes-floor streamed SOURCE NEW     the bulk load with every table's rows in the order a
 //                                         fetch writes them
-//   quakes-floor first SOURCE NEW        the bulk load as a first load is written: the journal in
-//                                         memory, no syncs, one flush of the file at the end
 //   quakes-floor read DATABASE SQL [PARAMETER...]
 //                                         steps through every row of SQL, reading every column
 //
@@ -34,11 +32,6 @@
 // features first would hold them all in memory (issue 21 sets a fetch's peak under 64 MB). Into
 // a B-tree keyed by id, that order is random, and costs what the bulk floor does not pay.
 //
-// The first-load floor is the bulk floor written as quakes writes the first load into a database
-// that holds nothing (Sources/SQLiteEngine/FirstLoad.swift): a new file no reader sees, so no WAL,
-// its rollback journal in memory, synchronous OFF, and the file flushed to disk once when it is
-// closed, before FirstLoad's rename (which costs nothing beside it and is left out).
-//
 // The read floor. SQL is the export's own statement, which quakes-bench takes from the reader
 // (SQLiteReader.listingSQL); each PARAMETER is `int:N`, `real:X`, `text:S` or `null`, bound in
 // order. It runs on a read-only connection inside one deferred transaction, as the reader does,
@@ -47,7 +40,6 @@
 //
 // In C, and small, for the same reason as quakes-measure: its peak memory is its own.
 
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -185,7 +177,7 @@ static int has_id_column(sqlite3 *db, const char *table) {
     return found;
 }
 
-static int ingest(const char *source_path, const char *target_path, int bulk, int streamed, int first) {
+static int ingest(const char *source_path, const char *target_path, int bulk, int streamed) {
     // A fresh database only: replaying the schema into an existing one would alter it first.
     if (access(target_path, F_OK) == 0) {
         fprintf(stderr, "Error: %s exists; the ingest floor writes a new database\n", target_path);
@@ -194,14 +186,10 @@ static int ingest(const char *source_path, const char *target_path, int bulk, in
     sqlite3 *source = open_database(source_path, SQLITE_OPEN_READONLY);
     sqlite3 *target = open_database(target_path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 
-    // The store's settings, in its order (DatabaseFile.openForWriting and useWAL, or FirstLoad.begin).
-    if (first) {
-        run(target, "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF");
-    } else {
-        int persist = 1;
-        sqlite3_file_control(target, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
-        run(target, "PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 0; PRAGMA synchronous = NORMAL");
-    }
+    // The store's settings, in its order (DatabaseFile.openForWriting).
+    int persist = 1;
+    sqlite3_file_control(target, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    run(target, "PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 0; PRAGMA synchronous = NORMAL");
     if (bulk) run(target, "PRAGMA cache_size = -32768");
 
     // SOURCE's schema, in the order it was made (a view after its tables); SQLite's own objects
@@ -259,7 +247,7 @@ static int ingest(const char *source_path, const char *target_path, int bulk, in
     sqlite3_close(source);
 
     // The floor: one transaction, one INSERT per table (of many rows each in bulk), and the close
-    // that checkpoints (or, for a first load, the flush of the file).
+    // that checkpoints.
     double started = now();
     run(target, "BEGIN IMMEDIATE");
     for (int t = 0; t < table_count; t++) {
@@ -288,14 +276,6 @@ static int ingest(const char *source_path, const char *target_path, int bulk, in
     }
     run(target, "COMMIT");
     if (sqlite3_close(target) != SQLITE_OK) fail(target_path, target);
-    if (first) {
-        int file = open(target_path, O_RDONLY | O_CLOEXEC);
-        if (file < 0 || fsync(file) != 0) {
-            fprintf(stderr, "Error: cannot flush %s to disk\n", target_path);
-            return 1;
-        }
-        close(file);
-    }
     printf("%.6f %zu\n", now() - started, total);
     // Freed for LeakSanitizer, which `make test-asan` runs this program under.
     for (int t = 0; t < table_count; t++) free(tables[t].name);
@@ -362,11 +342,10 @@ int main(int argc, char **argv) {
     // As quakes does (Sources/CSQLite): no memory statistics, and so no process-wide mutex around
     // every allocation.
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    if (argc == 4 && strcmp(argv[1], "ingest") == 0) return ingest(argv[2], argv[3], 0, 0, 0);
-    if (argc == 4 && strcmp(argv[1], "bulk") == 0) return ingest(argv[2], argv[3], 1, 0, 0);
-    if (argc == 4 && strcmp(argv[1], "streamed") == 0) return ingest(argv[2], argv[3], 1, 1, 0);
-    if (argc == 4 && strcmp(argv[1], "first") == 0) return ingest(argv[2], argv[3], 1, 0, 1);
+    if (argc == 4 && strcmp(argv[1], "ingest") == 0) return ingest(argv[2], argv[3], 0, 0);
+    if (argc == 4 && strcmp(argv[1], "bulk") == 0) return ingest(argv[2], argv[3], 1, 0);
+    if (argc == 4 && strcmp(argv[1], "streamed") == 0) return ingest(argv[2], argv[3], 1, 1);
     if (argc >= 4 && strcmp(argv[1], "read") == 0) return read_all(argv[2], argv[3], argc - 4, argv + 4);
-    fprintf(stderr, "Error: usage: quakes-floor ingest|bulk|streamed|first SOURCE NEW | quakes-floor read DATABASE SQL [PARAMETER...]\n");
+    fprintf(stderr, "Error: usage: quakes-floor ingest|bulk|streamed SOURCE NEW | quakes-floor read DATABASE SQL [PARAMETER...]\n");
     return 64;
 }
