@@ -77,6 +77,7 @@ struct BenchmarkSuite {
         // taking turns, so that a change in the machine's speed meanwhile moves a case and what its
         // ratios are taken against alike. PostgreSQL's peak memory is quakes' own, not the server's.
         let copy = work.appendingPathComponent("floor.sqlite").path
+        let ingestFloors = Self.ingestFloors(label)
         var fresh: [Measurement] = []
         var floors: [String: [Measurement]] = [:]
         var intoPostgres: [Measurement] = []
@@ -85,7 +86,7 @@ struct BenchmarkSuite {
             fresh.append(
                 try Runner.measure(
                     [quakes, "fetch", "-q", "--db", database, "file://" + feed], errors: log("fetch-\(label)")))
-            for floor in Self.ingestFloors(label) {
+            for floor in ingestFloors {
                 remove(copy)
                 floors[floor.kind, default: []].append(
                     try floorRun([floor.kind, database, copy], log: "floor-\(floor.kind)"))
@@ -102,7 +103,7 @@ struct BenchmarkSuite {
             Result(
                 name: "fresh ingest, \(label) features", summary: Summary(runs: fresh), items: size,
                 baseline: python == nil ? nil : "Python baseline, \(label) features"))
-        for floor in Self.ingestFloors(label) {
+        for floor in ingestFloors {
             results.append(Result(name: floor.name, summary: Summary(runs: floors[floor.kind] ?? []), items: size))
         }
         if !intoPostgres.isEmpty {

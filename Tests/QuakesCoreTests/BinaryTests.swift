@@ -146,9 +146,7 @@ import Testing
                 environment: environment)
             // Read with our own reader: Foundation's leaks a page reading an empty file, which the
             // trace of a run that starts no thread is (LeakSanitizer).
-            let descriptor = open(trace, O_RDONLY | O_CLOEXEC)
-            defer { close(descriptor) }
-            let bytes = try #require(FileBytes.read(descriptor, upTo: .max))
+            let bytes = try #require(FileBytes.ofRegularFile(trace, atMost: .max))
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
             return (
                 Result(status: outcome.status, standardOutput: outcome.output, standardError: outcome.errors),

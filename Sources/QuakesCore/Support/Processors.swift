@@ -9,13 +9,11 @@ package enum Processors {
     /// which reads a cgroup's CPU quota instead: a quota limits time, not the cores the decoders may
     /// run on at once. Not `sched_getaffinity`, which Glibc's module leaves out with the other GNU
     /// extensions.
+    ///
     /// Read once, when a fetch first asks: every source's ingest sizes its decoding by it.
     package static let available: Int = {
         let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return online }
-        defer { close(descriptor) }
-        return FileBytes.read(descriptor, upTo: 1 << 16).flatMap(allowed(inStatus:)) ?? online
+        return FileBytes.ofRegularFile("/proc/self/status", atMost: 1 << 16).flatMap(allowed(inStatus:)) ?? online
     }()
 
     /// How many processors the `Cpus_allowed` line of a `/proc/PID/status` text allows; nil when it
