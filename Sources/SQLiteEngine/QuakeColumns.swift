@@ -35,11 +35,15 @@ enum QuakeColumns {
     {
         for field in QuakeField.allCases {
             let index = first + Int32(field.rawValue)
-            switch field.value(of: quake) {
-            case let .text(text)?: try statement.bind(unownedText: arena.store(text), at: index)
-            case let .integer(value)?: try statement.bind(value, at: index)
-            case let .real(value)?: try statement.bind(value, at: index)
-            case nil: try statement.bindNull(at: index)
+            switch field.kind {
+            case .text:
+                if let text = quake.text(field) {
+                    try statement.bind(unownedText: arena.store(text), at: index)
+                } else {
+                    try statement.bindNull(at: index)
+                }
+            case .integer: try statement.bind(quake.integer(field), at: index)
+            case .real: try statement.bind(quake.real(field), at: index)
             }
         }
     }

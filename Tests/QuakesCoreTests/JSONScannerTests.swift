@@ -137,11 +137,11 @@ private func stringError(_ bytes: [UInt8]) -> String? {
 @Suite struct JSONScannerValueTests {
     private func copy(_ text: String) throws -> String {
         try scanning(text) { scanner in
-            var output: [UInt8] = []
+            var output = JSONBuffer(capacity: 0)
             try scanner.copyValue(into: &output)
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.unexpected("expected the end") }
-            return String(decoding: output, as: UTF8.self)
+            return String(decoding: output.bytes, as: UTF8.self)
         }
     }
 

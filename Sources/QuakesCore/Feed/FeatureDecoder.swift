@@ -33,7 +33,7 @@ struct FeatureDecoder {
     /// Known properties of an unexpected type, as raw JSON values.
     private var mistyped: [(property: Property, value: [UInt8])] = []
     /// Unknown properties, as `"key":value` members separated by commas.
-    private var unknown: [UInt8] = []
+    private var unknown = JSONBuffer(capacity: 0)
     private var unknownKeys: [String] = []
 
     // MARK: - Feature
@@ -308,9 +308,9 @@ struct FeatureDecoder {
     // MARK: - Extra properties
 
     private mutating func keepMistyped(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError) {
-        var value: [UInt8] = []
+        var value = JSONBuffer(capacity: 0)
         try scanner.copyValue(into: &value)
-        mistyped.append((property, value))
+        mistyped.append((property, value.bytes))
     }
 
     /// Keeps `"key":value`, the key as written (escapes and all, so it stays valid JSON) and the
@@ -321,24 +321,24 @@ struct FeatureDecoder {
         let name = scanner.string(key)
         if unknownKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
         unknownKeys.append(name)
-        if !unknown.isEmpty { unknown.append(.comma) }
-        unknown.append(scanner.bytes + key.start - 1, count: key.count + 2)
-        unknown.append(.colon)
+        if !unknown.bytes.isEmpty { unknown.raw(.comma) }
+        unknown.raw(UnsafeBufferPointer(start: scanner.bytes + key.start - 1, count: key.count + 2))
+        unknown.raw(.colon)
         try scanner.copyValue(into: &unknown)
     }
 
     /// The `extra` object: mistyped known properties in USGS order, then unknown ones as they came.
     /// The order is canonical, so a feature written back by `list --format geojson` reads the same.
     private func extra() -> String? {
-        guard !mistyped.isEmpty || !unknown.isEmpty else { return nil }
+        guard !mistyped.isEmpty || !unknown.bytes.isEmpty else { return nil }
         var extra: [UInt8] = [.openBrace]
         for (property, value) in mistyped.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
             if extra.count > 1 { extra.append(.comma) }
             extra += Array("\"\(property.name)\":".utf8) + value
         }
-        if !unknown.isEmpty {
+        if !unknown.bytes.isEmpty {
             if extra.count > 1 { extra.append(.comma) }
-            extra += unknown
+            extra += unknown.bytes
         }
         extra.append(.closeBrace)
         return String(decoding: extra, as: UTF8.self)

@@ -437,12 +437,12 @@ struct JSONScanner {
                     throw error("nesting deeper than \(Self.maximumDepth) levels")
                 }
                 let isObject = bytes[position] == .openBrace
-                output.append(bytes + position, count: 1)
+                output.raw(bytes[position])
                 position += 1
                 skipWhitespace()
                 let closer: UInt8 = isObject ? .closeBrace : .closeBracket
                 if position < count, bytes[position] == closer {
-                    output.append(bytes + position, count: 1)
+                    output.raw(bytes[position])
                     position += 1
                 } else {
                     openContainers.append(closer)
@@ -451,24 +451,24 @@ struct JSONScanner {
                 }
             case .quote:
                 _ = try scanString()
-                output.append(bytes + start, count: position - start)
+                output.raw(UnsafeBufferPointer(start: bytes + start, count: position - start))
             case .minus, .zero...UInt8(ascii: "9"):
                 _ = try scanNumber()
-                output.append(bytes + start, count: position - start)
+                output.raw(UnsafeBufferPointer(start: bytes + start, count: position - start))
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 try scanLiteral()
-                output.append(bytes + start, count: position - start)
+                output.raw(UnsafeBufferPointer(start: bytes + start, count: position - start))
             default:
                 throw unexpected("expected a value")
             }
             // A value ended: close containers until one continues with ','.
             while let closer = openContainers.last {
                 if try nextMember(closer: closer) {
-                    output.append(bytes + position - 1, count: 1)
+                    output.raw(bytes[position - 1])
                     if closer == .closeBrace { try copyKey(into: &output) }
                     break
                 }
-                output.append(bytes + position - 1, count: 1)
+                output.raw(bytes[position - 1])
                 openContainers.removeLast()
             }
             if openContainers.isEmpty { return }
@@ -496,31 +496,15 @@ struct JSONScanner {
 
     private mutating func copyKey<Output: JSONOutput>(into output: inout Output) throws(JSONSyntaxError) {
         let key = try key()
-        output.append(bytes + key.start - 1, count: key.count + 2)
-        output.append(byte: .colon)
-    }
-}
-
-/// Where `JSONScanner.copyValue(into:)` puts the bytes of the value it copies.
-protocol JSONOutput {
-    mutating func append(_ bytes: UnsafePointer<UInt8>, count: Int)
-    mutating func append(byte: UInt8)
-}
-
-extension [UInt8]: JSONOutput {
-    mutating func append(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-    }
-
-    mutating func append(byte: UInt8) {
-        append(byte)
+        output.raw(UnsafeBufferPointer(start: bytes + key.start - 1, count: key.count + 2))
+        output.raw(.colon)
     }
 }
 
 /// A `JSONOutput` that keeps nothing, for checking a value without copying it.
 struct DiscardedBytes: JSONOutput {
-    @inline(__always) mutating func append(_ bytes: UnsafePointer<UInt8>, count: Int) {}
-    @inline(__always) mutating func append(byte: UInt8) {}
+    @inline(__always) mutating func raw(_ byte: UInt8) {}
+    @inline(__always) mutating func raw(_ more: UnsafeBufferPointer<UInt8>) {}
 }
 
 // MARK: - Byte helpers

@@ -208,6 +208,10 @@ struct FeedIngest {
             var submitted = 0
             var stored = 0
             var decoded: [Int: IngestBatch] = [:]
+            // The batch last stored, for the next decoder task to free: freeing every text of its
+            // quakes here, between two batches the store waits for, took 4 % of the instructions
+            // of this loop and the store's together (20,000 features).
+            var lastStored: IngestBatch?
             var inputEnded = false
             while true {
                 try Task.checkCancellation()
@@ -218,8 +222,11 @@ struct FeedIngest {
                     }
                     let position = submitted
                     let skimming = writer.skimming.load(ordering: .relaxed)
+                    let finished = lastStored
+                    lastStored = nil
                     decoders.addTask(executorPreference: globalConcurrentExecutor) {
-                        (position, try chunk.prepare(skimming: skimming))
+                        withExtendedLifetime(finished) {}
+                        return (position, try chunk.prepare(skimming: skimming))
                     }
                     submitted += 1
                 }
@@ -229,7 +236,9 @@ struct FeedIngest {
                     guard let (position, batch) = try await decoders.next() else { return }
                     decoded[position] = batch
                 }
-                try await writer.write(decoded.removeValue(forKey: stored)!)
+                let batch = decoded.removeValue(forKey: stored)!
+                try await writer.write(batch)
+                lastStored = batch
                 stored += 1
             }
         }

@@ -9,17 +9,29 @@
 /// object holds changes every digest, and needs a migration that computes them again.
 package enum QuakeDigest {
     package static func of(_ quake: Quake) -> Int64 {
-        var json = JSONBuffer(capacity: 1024)
-        QuakeFormats.writeJSONObject(quake, to: &json)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        for byte in json.bytes { mix(byte) }
-        mix(0)
+        var hash = FNV1a()
+        QuakeFormats.writeJSONObject(quake, to: &hash)
+        hash.raw(0)
         if var extra = quake.extra {
-            extra.withUTF8 { for byte in $0 { mix(byte) } }
+            extra.withUTF8 { hash.raw($0) }
         }
-        return Int64(bitPattern: hash)
+        return Int64(bitPattern: hash.value)
+    }
+
+    /// 64-bit FNV-1a, taking the JSON text as it is written: the digest needs each byte once, so
+    /// none is gathered into a buffer first (which cost more than the hash: an array append for
+    /// every key, value and punctuation of every feature).
+    private struct FNV1a: JSONOutput {
+        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func raw(_ byte: UInt8) {
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+
+        mutating func raw(_ more: UnsafeBufferPointer<UInt8>) {
+            var hash = value
+            for byte in more { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            value = hash
+        }
     }
 }

@@ -97,39 +97,10 @@ package enum QuakeField: Int, CaseIterable, Sendable {
 
     /// The field's value in `quake`, nil when it has none.
     package func value(of quake: Quake) -> Value? {
-        switch self {
-        case .id: .text(quake.id)
-        case .time: .integer(quake.time)
-        case .updated: quake.updated.map(Value.integer)
-        case .magnitude: quake.magnitude.map(Value.real)
-        case .magnitudeType: quake.magnitudeType.map(Value.text)
-        case .place: quake.place.map(Value.text)
-        case .longitude: .real(quake.longitude)
-        case .latitude: .real(quake.latitude)
-        case .depth: quake.depth.map(Value.real)
-        case .eventType: quake.eventType.map(Value.text)
-        case .status: quake.status.map(Value.text)
-        case .alert: quake.alert.map(Value.text)
-        case .tsunami: quake.tsunami.map { .integer(Int64($0)) }
-        case .significance: quake.significance.map { .integer(Int64($0)) }
-        case .feltReports: quake.feltReports.map { .integer(Int64($0)) }
-        case .reportedIntensity: quake.reportedIntensity.map(Value.real)
-        case .estimatedIntensity: quake.estimatedIntensity.map(Value.real)
-        case .network: quake.network.map(Value.text)
-        case .code: quake.code.map(Value.text)
-        case .ids: quake.ids.map(Value.text)
-        case .sources: quake.sources.map(Value.text)
-        case .productTypes: quake.productTypes.map(Value.text)
-        case .stationCount: quake.stationCount.map { .integer(Int64($0)) }
-        case .minimumDistance: quake.minimumDistance.map(Value.real)
-        case .rms: quake.rms.map(Value.real)
-        case .azimuthalGap: quake.azimuthalGap.map(Value.real)
-        case .url: quake.url.map(Value.text)
-        case .detail: quake.detail.map(Value.text)
-        case .title: quake.title.map(Value.text)
-        case .timeZoneOffset: quake.timeZoneOffset.map { .integer(Int64($0)) }
-        case .extra: quake.extra.map(Value.text)
-        case .feedGenerated: quake.feedGenerated.map(Value.integer)
+        switch kind {
+        case .text: quake.text(self).map(Value.text)
+        case .integer: quake.integer(self).map(Value.integer)
+        case .real: quake.real(self).map(Value.real)
         }
     }
 

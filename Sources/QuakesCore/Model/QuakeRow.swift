@@ -32,19 +32,65 @@ extension Quake {
     }
 }
 
+/// Each field read straight from its property, by kind: the one place that pairs a field with its
+/// property for reading (`QuakeField.set` writes), with no `QuakeField.Value` made on the way, which
+/// retained and released every text of every row a fetch binds and every digest writes.
 extension Quake: QuakeRow {
     package func integer(_ field: QuakeField) -> Int64? {
-        if case let .integer(value)? = field.value(of: self) { value } else { nil }
+        switch field {
+        case .time: time
+        case .updated: updated
+        case .tsunami: tsunami.map(Int64.init)
+        case .significance: significance.map(Int64.init)
+        case .feltReports: feltReports.map(Int64.init)
+        case .stationCount: stationCount.map(Int64.init)
+        case .timeZoneOffset: timeZoneOffset.map(Int64.init)
+        case .feedGenerated: feedGenerated
+        default: nil
+        }
     }
 
     package func real(_ field: QuakeField) -> Double? {
-        if case let .real(value)? = field.value(of: self) { value } else { nil }
+        switch field {
+        case .magnitude: magnitude
+        case .longitude: longitude
+        case .latitude: latitude
+        case .depth: depth
+        case .reportedIntensity: reportedIntensity
+        case .estimatedIntensity: estimatedIntensity
+        case .minimumDistance: minimumDistance
+        case .rms: rms
+        case .azimuthalGap: azimuthalGap
+        default: nil
+        }
+    }
+
+    /// The field's value, for a text field; nil when it has none.
+    package func text(_ field: QuakeField) -> String? {
+        switch field {
+        case .id: id
+        case .magnitudeType: magnitudeType
+        case .place: place
+        case .eventType: eventType
+        case .status: status
+        case .alert: alert
+        case .network: network
+        case .code: code
+        case .ids: ids
+        case .sources: sources
+        case .productTypes: productTypes
+        case .url: url
+        case .detail: detail
+        case .title: title
+        case .extra: extra
+        default: nil
+        }
     }
 
     package func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result)
         rethrows -> Result
     {
-        guard case var .text(text)? = field.value(of: self) else { return try body(nil) }
+        guard var text = text(field) else { return try body(nil) }
         return try text.withUTF8 { try body($0) }
     }
 

@@ -46,7 +46,7 @@ package enum QuakeFormats {
     /// writes a reader's row as it is, without a `Quake` in between.
     static func writeJSONObject(
         _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
-        to json: inout JSONBuffer
+        to json: inout some JSONOutput
     ) {
         let keys = memberKeys
         keys.bytes.withUnsafeBufferPointer { keyBytes in
