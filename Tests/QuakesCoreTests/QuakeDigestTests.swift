@@ -37,4 +37,17 @@ import Testing
             #expect(QuakeDigest.of(quake) == digest, "\(id)")
         }
     }
+
+    /// What no fixture has, with its digest as c6997c9 stored it: every optional field set, text
+    /// with quotes, backslashes, control characters and non-ASCII, a time past the year 9999 and one
+    /// before 1970, numbers the fast path leaves to `description`, and unknown properties (`extra`).
+    @Test func agreesOnTextNumbersAndTimesNoFixtureHas() throws {
+        let document = #"""
+            {"type":"FeatureCollection","metadata":{"generated":1700000000000,"count":1},"features":[{"type":"Feature","properties":{"mag":4.35,"place":"12 km \"N\" of C:\\Temp\nline\ttab\u0001 \u00d1u\u00f1oa \u2014 \u6771\u4eac","time":253402300800123,"updated":-86400001,"tz":-480,"url":"https://example.org/a?b=c&d=\u00e9","detail":"https://example.org/d.geojson","felt":12,"cdi":3.4,"mmi":4.123,"alert":"green","status":"reviewed","tsunami":1,"sig":300,"net":"us","code":"7000abcd","ids":",us7000abcd,at00abc,","sources":",us,at,","types":",origin,shakemap,","nst":33,"dmin":0.000123,"rms":1e-7,"gap":123.456789,"magType":"mww","type":"earthquake","title":"M 4.4 \u2013 \"quoted\" \\ title","custom":{"a":[1,2.50,"x"],"b":null}},"geometry":{"type":"Point","coordinates":[-179.9999,-89.5,-3.25]},"id":"us7000abcd"}]}
+            """#
+        let quake = try #require(try DecodedDocument(document).quakes.first)
+        #expect(quake.extra != nil && quake.rms != nil && quake.place?.contains("\u{1}") == true)
+        #expect(QuakeDigest.of(quake) == -6_081_076_366_375_694_479)
+        #expect(QuakeDigest.of(quake) == defined(quake))
+    }
 }

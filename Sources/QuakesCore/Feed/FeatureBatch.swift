@@ -46,18 +46,18 @@ extension FeatureChunk {
     /// chunk is not valid JSON.
     func prepare(skimming: Bool) throws -> IngestBatch {
         var batch = IngestBatch(chunk: skimming ? self : nil)
-        batch.features.reserveCapacity(elements.count)
+        batch.reserveCapacity(elements.count)
         try bytes.withUnsafeBytes { buffer in
             for (position, range) in elements.enumerated() {
                 if skimming,
                     let skim = FeatureSkim.skim(
                         UnsafeRawBufferPointer(rebasing: buffer[range]), feedGenerated: feedGenerated)
                 {
-                    batch.features.append(.skimmed(skim, element: position))
+                    batch.append(skim, element: position)
                     continue
                 }
                 switch try decode(element: position, digest: true, in: buffer) {
-                case let .usable(decoded): batch.features.append(.decoded(decoded))
+                case let .usable(decoded): batch.append(decoded)
                 case let .unusable(problem): batch.problems.append(problem)
                 }
             }

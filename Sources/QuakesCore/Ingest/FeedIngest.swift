@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 import Synchronization
 
 /// What ingesting one source did.
@@ -208,9 +209,10 @@ struct FeedIngest {
             var submitted = 0
             var stored = 0
             var decoded: [Int: IngestBatch] = [:]
-            // The batch last stored, for the next decoder task to free: freeing every text of its
-            // quakes here, between two batches the store waits for, took 4 % of the instructions
-            // of this loop and the store's together (20,000 features).
+            // The batch last stored, for the next decoder task to free before it decodes: freeing
+            // every text of its quakes here, between two batches the store waits for, took 4 % of
+            // the instructions of this loop and the store's together (20,000 features). Emptied
+            // first thing by the task, so no decode holds a stored batch in memory.
             var lastStored: IngestBatch?
             var inputEnded = false
             while true {
@@ -222,10 +224,10 @@ struct FeedIngest {
                     }
                     let position = submitted
                     let skimming = writer.skimming.load(ordering: .relaxed)
-                    let finished = lastStored
+                    let finished = Locked(lastStored)
                     lastStored = nil
                     decoders.addTask(executorPreference: globalConcurrentExecutor) {
-                        withExtendedLifetime(finished) {}
+                        finished.withLock { $0 = nil }
                         return (position, try chunk.prepare(skimming: skimming))
                     }
                     submitted += 1
@@ -312,7 +314,7 @@ private final class BatchWriter {
             // Never skimmed (`skimming`): every feature is decoded.
             let selected = try await selection(batch.quakes)
             report.leftOut += selected.count - selected.count { $0 }
-            batch.features = zip(batch.features, selected).filter(\.1).map(\.0)
+            batch.keepFeatures(selected)
         }
         if collectsIDs {
             for quake in batch.quakes {

@@ -105,11 +105,11 @@ package enum IdentityRules {
         _ batch: IngestBatch, owners: inout [String: IdentityOwner], to store: inout some IdentityStore
     ) throws -> IngestOutcome {
         var outcome = IngestOutcome()
-        for feature in batch.features {
-            var decoded: IngestBatch.DecodedFeature
-            switch feature {
+        // By index, each feature read in place: a loop over the features copied each whole.
+        for index in batch.features.indices {
+            switch batch.features[index] {
             case let .decoded(feature):
-                decoded = feature
+                try apply(feature, owners: &owners, to: &store, counting: &outcome)
             case let .skimmed(skim, element):
                 if let stored = owners[skim.id], stored.isOwnVersion(of: skim.id), !stored.isDeletion,
                     stored.fingerprint == skim.fingerprint
@@ -131,20 +131,26 @@ package enum IdentityRules {
                     continue
                 }
                 switch try batch.decode(element: element) {
-                case let .usable(feature): decoded = feature
-                case let .unusable(problem):
-                    outcome.problems.append(problem)
-                    continue
+                case let .usable(feature): try apply(feature, owners: &owners, to: &store, counting: &outcome)
+                case let .unusable(problem): outcome.problems.append(problem)
                 }
             }
-            if let fingerprint = decoded.fingerprint, owners[decoded.quake.id]?.fingerprint == fingerprint {
-                outcome.recognised += 1
-            }
-            let changed = try apply(
-                decoded.quake, digest: decoded.digest, fingerprint: decoded.fingerprint, owners: &owners, to: &store)
-            outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
         }
         return outcome
+    }
+
+    /// Applies a decoded feature of a batch, and counts what it did in `outcome`.
+    private static func apply(
+        _ feature: IngestBatch.DecodedFeature, owners: inout [String: IdentityOwner],
+        to store: inout some IdentityStore,
+        counting outcome: inout IngestOutcome
+    ) throws {
+        if let fingerprint = feature.fingerprint, owners[feature.quake.id]?.fingerprint == fingerprint {
+            outcome.recognised += 1
+        }
+        let changed = try apply(
+            feature.quake, digest: feature.digest, fingerprint: feature.fingerprint, owners: &owners, to: &store)
+        outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
     }
 
     /// Applies one feature, `digest` its `QuakeDigest` and `fingerprint` that of its bytes, to the
