@@ -63,6 +63,17 @@ struct SQLitePendingHistory: PendingHistory {
     /// kept, even one whose event came and went (no change), so that a later batch follows it;
     /// `record` removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
+        do {
+            try hold(entries, replacing: replacing)
+        } catch {
+            // Some entries may be counted and not held: should the write still commit, `record`
+            // counts what is held.
+            tally.isKnown = false
+            throw error
+        }
+    }
+
+    private func hold(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
         if !replacing.isEmpty {
             let delete = try connection.statement(
                 "DELETE FROM history_change WHERE token = ?1 AND id = ?2 RETURNING change")
