@@ -216,4 +216,17 @@ import Testing
         #expect(plain.otherIDs == [])
         #expect(plain.generated == 5)
     }
+
+    /// A list that names an id twice (USGS lists never do, a hand-made feed may) gives it once,
+    /// skimmed or decoded: the owners read, the rules and a sync's look-ups see each id once.
+    @Test func aRepeatedIdIsNamedOnce() throws {
+        let feature = #"{"type":"Feature","properties":{"ids":",b,a,b,,c,a,c,"},"geometry":null,"id":"a"}"#
+        let skim = try #require(Array(feature.utf8).withUnsafeBytes { FeatureSkim.skim($0, feedGenerated: nil) })
+        #expect(skim.namedIDs == ["a", "b", "c"])
+        var quake = Quake(id: "a", time: 0, longitude: 0, latitude: 0)
+        quake.ids = ",b,a,b,,c,a,c,"
+        #expect(quake.namedIDs == ["a", "b", "c"])
+        quake.ids = ",a,"
+        #expect(quake.namedIDs == ["a"])
+    }
 }

@@ -142,13 +142,13 @@ struct SyncCommand: Command {
     static func admission(scope: FDSNFilter, database: any Database) -> @Sendable ([Quake]) async throws -> [Bool] {
         { quakes in
             let inScope = quakes.map { !$0.isDeleted && scope.contains($0) }
-            let asked = quakes.indices.filter { !inScope[$0] }.map { [quakes[$0].id] + quakes[$0].otherIDs }
+            let asked = quakes.indices.filter { !inScope[$0] }.map { quakes[$0].namedIDs }
             guard !asked.isEmpty else { return inScope }
             let known = try await database.reading { reader in
                 Set(try asked.joined().filter { try reader.owner(of: $0) != nil })
             }
             return quakes.indices.map { index in
-                inScope[index] || ([quakes[index].id] + quakes[index].otherIDs).contains(where: known.contains)
+                inScope[index] || quakes[index].namedIDs.contains(where: known.contains)
             }
         }
     }

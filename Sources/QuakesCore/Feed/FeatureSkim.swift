@@ -8,18 +8,16 @@
 package struct FeatureSkim: Sendable, Equatable {
     /// The feature's `id`.
     package var id: String
-    /// The ids of its `properties.ids` other than `id`, as `Quake.otherIDs` has them.
+    /// The ids of its `properties.ids` other than `id`, each once, as `Quake.otherIDs` has them.
     package var otherIDs: [String]
     /// The feed time of the version: the feature's own `generated`, else the document's.
     package var generated: Int64?
     /// The `FeatureFingerprint` of its bytes.
     package var fingerprint: Int64
 
-    /// Every id the feature names, its own first, each once: what `IdentityRules` applies it to.
+    /// Every id the feature names, its own first, each once, as `Quake.namedIDs` has them.
     package var namedIDs: [String] {
-        var named = [id]
-        for other in otherIDs where !named.contains(other) { named.append(other) }
-        return named
+        [id] + otherIDs
     }
 
     /// Skims the feature that fills `element` (surrounding whitespace allowed); nil when the

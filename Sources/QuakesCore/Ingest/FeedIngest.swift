@@ -316,12 +316,7 @@ private final class BatchWriter {
             report.leftOut += selected.count - selected.count { $0 }
             batch.keepFeatures(selected)
         }
-        if collectsIDs {
-            for quake in batch.quakes {
-                report.namedIDs.insert(quake.id)
-                report.namedIDs.formUnion(quake.otherIDs)
-            }
-        }
+        if collectsIDs { report.namedIDs.formUnion(batch.namedIDs) }
         if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
         let outcome = try await store.ingest(batch, for: ticket!)
         report.counts += outcome.counts

@@ -126,7 +126,8 @@ package enum IdentityRules {
                         version: EventVersion(
                             updated: stored.version.updated, generated: skim.generated, digest: stored.version.digest),
                         isDeletion: false, time: stored.time, fingerprint: skim.fingerprint)
-                    let changed = try apply(incoming, naming: skim.namedIDs, quake: nil, owners: &owners, to: &store)
+                    let changed = try apply(
+                        incoming, naming: skim.namedIDs, ownIDOwner: stored, quake: nil, owners: &owners, to: &store)
                     outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
                     continue
                 }
@@ -139,54 +140,48 @@ package enum IdentityRules {
         return outcome
     }
 
-    /// Applies a decoded feature of a batch, and counts what it did in `outcome`.
+    /// Applies a decoded feature of a batch, `fingerprint` that of its bytes when it came from a
+    /// feed, to the store, and counts what it did in `outcome`.
     private static func apply(
         _ feature: IngestBatch.DecodedFeature, owners: inout [String: IdentityOwner],
         to store: inout some IdentityStore,
         counting outcome: inout IngestOutcome
     ) throws {
-        if let fingerprint = feature.fingerprint, owners[feature.quake.id]?.fingerprint == fingerprint {
+        let quake = feature.quake
+        let stored = owners[quake.id]
+        if let fingerprint = feature.fingerprint, stored?.fingerprint == fingerprint {
             outcome.recognised += 1
         }
+        let incoming = IdentityOwner(
+            event: quake.id,
+            version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: feature.digest),
+            isDeletion: quake.isDeleted, time: quake.time, fingerprint: feature.fingerprint)
         let changed = try apply(
-            feature.quake, digest: feature.digest, fingerprint: feature.fingerprint, owners: &owners, to: &store)
+            incoming, naming: quake.namedIDs, ownIDOwner: stored, quake: quake, owners: &owners, to: &store)
         outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
     }
 
-    /// Applies one feature, `digest` its `QuakeDigest` and `fingerprint` that of its bytes, to the
-    /// store; `owners` holds the owners of every id the feature names, and is kept current.
-    /// Returns true when an event was inserted, changed or removed.
-    package static func apply(
-        _ quake: Quake, digest: Int64, fingerprint: Int64? = nil, owners: inout [String: IdentityOwner],
-        to store: inout some IdentityStore
-    ) throws -> Bool {
-        let incoming = IdentityOwner(
-            event: quake.id,
-            version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: digest),
-            isDeletion: quake.isDeleted, time: quake.time, fingerprint: fingerprint)
-        var named = [quake.id]
-        for id in quake.otherIDs where !named.contains(id) { named.append(id) }
-        return try apply(incoming, naming: named, quake: quake, owners: &owners, to: &store)
-    }
-
-    /// Applies the version `incoming`, which names the ids `named` (its own first), to the store.
-    /// `quake` is its data, nil only when the stored event is this version already (same digest),
-    /// which the rules then never write.
+    /// Applies the version `incoming`, which names the ids `named` (its own first), to the store;
+    /// `owners` holds the owners of every id it names, and is kept current, and `ownIDOwner` is
+    /// what it holds for the version's own id, read already by the caller. `quake` is its data, nil
+    /// only when the stored event is this version already (same digest), which the rules then never
+    /// write. Returns true when an event was inserted, changed or removed.
     private static func apply(
-        _ incoming: IdentityOwner, naming named: [String], quake: Quake?, owners: inout [String: IdentityOwner],
-        to store: inout some IdentityStore
+        _ incoming: IdentityOwner, naming named: [String], ownIDOwner: IdentityOwner?, quake: Quake?,
+        owners: inout [String: IdentityOwner], to store: inout some IdentityStore
     ) throws -> Bool {
         let ownID = incoming.event
+        assert(named.first == ownID, "a version's own id is the first it names")
         var won: [(id: String, previous: IdentityOwner?)] = []
-        for id in named {
-            let previous = owners[id]
+        for (index, id) in named.enumerated() {
+            let previous = index == 0 ? ownIDOwner : owners[id]
             if let previous, previous.version >= incoming.version { continue }
             won.append((id, previous))
         }
         guard !won.isEmpty else {
             // The very version stored, from a feed of the same time: only a fingerprint the stored
             // version lacks (a row older than fingerprints) is worth writing, for the next re-ingest.
-            if let fingerprint = incoming.fingerprint, let stored = owners[ownID], stored.fingerprint != fingerprint,
+            if let fingerprint = incoming.fingerprint, let stored = ownIDOwner, stored.fingerprint != fingerprint,
                 stored.version == incoming.version, stored.differsOnlyInFeedTime(from: incoming)
             {
                 try store.setOwner(incoming, of: [ownID])

@@ -89,12 +89,19 @@ public struct Quake: Sendable, Hashable {
         (ids ?? "").split(separator: ",")
     }
 
-    /// The ids in `ids` other than `id`; for the usual `,id,`, found empty without splitting.
+    /// The ids in `ids` other than `id`, each once; for the usual `,id,`, found empty without
+    /// splitting.
     package var otherIDs: [String] {
         Self.otherIDs(in: ids, besides: id)
     }
 
-    /// The ids in the `ids` list `ids` other than `id` (what `otherIDs` is, for a feature not decoded).
+    /// Every id the version names, its own first, each once: the ids the identity rules give it.
+    package var namedIDs: [String] {
+        [id] + otherIDs
+    }
+
+    /// The ids in the `ids` list `ids` other than `id`, each once (what `otherIDs` is, for a
+    /// feature not decoded).
     package static func otherIDs(in ids: String?, besides id: String) -> [String] {
         guard var ids else { return [] }
         var id = id
@@ -105,7 +112,11 @@ public struct Quake: Sendable, Hashable {
             }
         }
         if onlyOwn { return [] }
-        return ids.split(separator: ",").map(String.init).filter { $0 != id }
+        var others: [String] = []
+        for other in ids.split(separator: ",") where other != id && !others.contains(where: { $0 == other }) {
+            others.append(String(other))
+        }
+        return others
     }
 
     /// The quake without the time of the feed it came in: what compares two versions' data.
