@@ -47,7 +47,16 @@ package struct HistoryLedger: Sendable {
 
         /// This entry, then `later`, a change of the same id recorded after it.
         package func followed(by later: Entry) -> Entry {
-            Entry(id: id, existed: existed, remains: later.remains, mergedInto: later.mergedInto)
+            var entry = self
+            entry.follow(with: later)
+            return entry
+        }
+
+        /// Makes this entry what it is followed by `later`, a change of the same id recorded after
+        /// it; an entry followed by itself is itself.
+        mutating func follow(with later: Entry) {
+            remains = later.remains
+            mergedInto = later.mergedInto
         }
     }
 
@@ -59,7 +68,9 @@ package struct HistoryLedger: Sendable {
     /// and the event it was merged into.
     package mutating func record(_ id: String, existed: Bool, remains: Bool, mergedInto: String? = nil) {
         let entry = Entry(id: id, existed: existed, remains: remains, mergedInto: mergedInto)
-        entries[id] = entries[id].map { $0.followed(by: entry) } ?? entry
+        // One look-up, not a read then a write (each hashes the id): a first change is stored as
+        // the default, then followed by itself, which leaves it as it is.
+        entries[id, default: entry].follow(with: entry)
     }
 
     /// The entries recorded so far, for a store that keeps a whole write in memory.
@@ -78,7 +89,7 @@ package struct HistoryLedger: Sendable {
         let candidates = batch.lazy.map(\.id).filter(mayHaveEarlier)
         let earlier = candidates.isEmpty ? [:] : try pending.entries(for: Array(candidates))
         try pending.save(
-            batch.map { entry in earlier[entry.id].map { $0.followed(by: entry) } ?? entry },
+            earlier.isEmpty ? batch : batch.map { entry in earlier[entry.id].map { $0.followed(by: entry) } ?? entry },
             replacing: Set(earlier.keys))
     }
 }
