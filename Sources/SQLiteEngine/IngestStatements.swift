@@ -39,11 +39,15 @@ struct IngestStatements: IdentityStore {
     private var ledger = HistoryLedger()
     private let pending: SQLitePendingHistory
     private let arena: TextArena
+    /// The ids the ingest has given owners, when it began with none stored.
+    private let fresh: FreshIdentities?
 
-    /// The statements of a batch on `connection`, whose ingest keeps its history in `history`.
-    init(_ connection: Connection, history: SQLitePendingHistory, arena: TextArena) throws {
+    /// The statements of a batch on `connection`, whose ingest keeps its history in `history`;
+    /// `fresh` when the ingest began with no owner stored (`startsFresh(on:)`).
+    init(_ connection: Connection, history: SQLitePendingHistory, fresh: FreshIdentities?, arena: TextArena) throws {
         self.connection = connection
         self.arena = arena
+        self.fresh = fresh
         pending = history
         selectOwners = try connection.statement(
             """
@@ -63,8 +67,9 @@ struct IngestStatements: IdentityStore {
     ///
     /// The owners of every id the batch names are read up front by one set-based query and kept
     /// current as the batch is written: a statement per feature would cost more than the writes.
+    /// In a first load, only the ids an earlier batch may have given owners are looked up.
     mutating func apply(_ batch: IngestBatch) throws -> IngestOutcome {
-        let stored = try owners(of: batch.namedIDs)
+        let stored = try owners(of: fresh.map { batch.namedIDs.filter($0.mayContain) } ?? batch.namedIDs)
         var owners = stored
         let outcome = try IdentityRules.apply(batch, owners: &owners, to: &self)
         try writeRefreshes()
@@ -74,9 +79,19 @@ struct IngestStatements: IdentityStore {
         return outcome
     }
 
+    /// A `FreshIdentities` when the database holds no owner (within the ingest's transaction on
+    /// `connection`, before its first batch), nil otherwise.
+    static func startsFresh(on connection: Connection) throws -> FreshIdentities? {
+        let rows = try connection.statement("SELECT EXISTS (SELECT 1 FROM identity)")
+        defer { rows.reset() }
+        guard try rows.step(), rows.int64(at: 0) == 0 else { return nil }
+        return FreshIdentities()
+    }
+
     // MARK: - IdentityStore
 
     func owners(of ids: [String]) throws -> [String: IdentityOwner] {
+        guard !ids.isEmpty else { return [:] }
         var owners: [String: IdentityOwner] = [:]
         owners.reserveCapacity(ids.count)
         try selectOwners.bind(Self.jsonArray(ids), at: 1)
@@ -97,7 +112,10 @@ struct IngestStatements: IdentityStore {
 
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
         try writeRefreshes()
-        for id in ids { try owned.append((id, owner), on: connection, arena: arena) }
+        for id in ids {
+            fresh?.insert(id)
+            try owned.append((id, owner), on: connection, arena: arena)
+        }
     }
 
     mutating func writeEvent(_ quake: Quake) throws {

@@ -22,9 +22,12 @@ public actor SQLiteStore: QuakeWriting {
 
     /// The active ingest, with who its history is by and from where, and where it is kept until it
     /// commits (`SQLitePendingHistory`: a fetch that changes nothing records nothing), and the
-    /// indexes it builds at the end.
+    /// indexes it builds at the end, and, in a first load, the ids it has given owners.
     private let turns = WriterTurns<
-        (author: String, source: String?, history: SQLitePendingHistory, indexes: DeferredIndexes)
+        (
+            author: String, source: String?, history: SQLitePendingHistory, indexes: DeferredIndexes,
+            fresh: FreshIdentities?
+        )
     >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -53,7 +56,8 @@ public actor SQLiteStore: QuakeWriting {
             try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
-            turns.begin(ticket, (author, source, history, indexes))
+            let fresh = try IngestStatements.startsFresh(on: writer)
+            turns.begin(ticket, (author, source, history, indexes, fresh))
             return ticket
         } catch {
             try? openConnection?.rollback()
@@ -68,7 +72,8 @@ public actor SQLiteStore: QuakeWriting {
         let active = try turns.context(of: ticket, in: path)
         do {
             let writer = try connection()
-            var statements = try IngestStatements(writer, history: active.history, arena: arena)
+            var statements = try IngestStatements(
+                writer, history: active.history, fresh: active.fresh, arena: arena)
             return try statements.apply(batch)
         } catch {
             throw StoreError(path: path, error)

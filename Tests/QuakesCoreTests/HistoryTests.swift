@@ -140,25 +140,28 @@ import Testing
                 "Error: Missing '--older-than <duration>' or '--history-older-than <duration>'"))
     }
 
+    private func feature(_ id: String, updated: Int64, ids: [String] = [], deleted: Bool = false) -> String {
+        let all = ([id] + ids).sorted().joined(separator: ",")
+        return """
+            {"type":"Feature","properties":{"mag":2.5,"place":"v\(updated)","time":1626700000000,\
+            "updated":\(updated),"status":"\(deleted ? "deleted" : "reviewed")","ids":",\(all),"},\
+            "geometry":{"type":"Point","coordinates":[-117.5,35.6,8.1]},"id":"\(id)"}
+            """
+    }
+
+    /// About 400 KB of other events, to go between versions: more than a batch (a 256 KB chunk).
+    private func filler(_ prefix: String) -> [String] {
+        (0..<600).map { feature("\(prefix)\($0)", updated: 1) + String(repeating: " ", count: 400) }
+    }
+
+    private func document(_ features: [String]) -> String {
+        #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
+    }
+
     /// A fetch big enough for several batches records each event's net change, however far apart
     /// in the document its versions are: batches keep their changes in the database, not in memory.
     @Test(arguments: TestEngine.keepingHistory)
     func changesFarApartInOneFetchAreOneNetChangePerEvent(engine: TestEngine) async throws {
-        func feature(_ id: String, updated: Int64, ids: [String] = [], deleted: Bool = false) -> String {
-            let all = ([id] + ids).sorted().joined(separator: ",")
-            return """
-                {"type":"Feature","properties":{"mag":2.5,"place":"v\(updated)","time":1626700000000,\
-                "updated":\(updated),"status":"\(deleted ? "deleted" : "reviewed")","ids":",\(all),"},\
-                "geometry":{"type":"Point","coordinates":[-117.5,35.6,8.1]},"id":"\(id)"}
-                """
-        }
-        // About 400 KB of other events between versions: more than a batch (a 256 KB chunk).
-        func filler(_ prefix: String) -> [String] {
-            (0..<600).map { feature("\(prefix)\($0)", updated: 1) + String(repeating: " ", count: 400) }
-        }
-        func document(_ features: [String]) -> String {
-            #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
-        }
         let store = try engine.newDatabase()
         let first = try store.write(
             "first.geojson",
@@ -200,6 +203,35 @@ import Testing
         #expect(run.standardOutput.contains(#""inserted":1202,"updated":1,"unchanged":"#))
         let place = try #require(try store.reader().quake(id: "nn")).place
         #expect(place == "v40")
+    }
+
+    /// A first load (into a database with no event, where no id has an owner to look up) still
+    /// finds the owners its own earlier batches gave: a later version updates, a deletion deletes
+    /// and a version that names an earlier event's id absorbs it, as in a store that had rows.
+    @Test(arguments: TestEngine.keepingHistory)
+    func aFirstLoadFindsWhatItsEarlierBatchesStored(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        let source = try store.write(
+            "first.geojson",
+            document(
+                [feature("xx", updated: 10), feature("yy", updated: 10), feature("aa", updated: 10)] + filler("f")
+                    + [
+                        feature("xx", updated: 20), feature("yy", updated: 20, deleted: true),
+                        feature("bb", updated: 20, ids: ["aa"]),
+                    ] + filler("g") + [feature("xx", updated: 30)]))
+        let run = await QuakesRun.fetch([source], database: store.location, ["--format", "json"])
+        #expect(run.status == .success, "\(run.standardError)")
+        #expect(run.standardOutput.contains(#""inserted":1202,"updated":0,"unchanged":"#), "\(run.standardOutput)")
+        let log = try await transactions(store.location, ["--changes"])
+        #expect(log.count == 1)
+        #expect(log.first.map { changes($0).count } == 1202)
+        #expect(log.first?["deleted"] as? Int == 0)
+        let reader = try store.reader()
+        #expect(try reader.count() == 1202)
+        #expect(try reader.quake(id: "xx")?.place == "v30")
+        #expect(try reader.quake(id: "yy") == nil)
+        #expect(try reader.quake(id: "aa") == nil)
+        #expect(try reader.quake(id: "bb") != nil)
     }
 
     /// A writer that rolled an ingest back (a watch pass whose download failed) records only what

@@ -1,0 +1,66 @@
+/// The ids an ingest has given owners, when it began on a database that had none (a first load):
+/// then only those can have an owner, and a batch reads the owners of the ids it names only for
+/// those that may be among them. Without it, every batch of a first load looked up every id it
+/// named, finding none but the rare repeat: 2.6 % of a fresh fetch's instructions.
+///
+/// A Bloom filter of fixed size, so that memory stays flat however large the load: it never
+/// says no for an id it was given, and says yes for another one in about 200 after a million ids
+/// (2 MiB, three probes), which costs only that id's look-up.
+///
+/// Not `Sendable`: it belongs to the store actor, with the ingest it serves.
+final class FreshIdentities {
+    /// The filter's bits; a power of two of them.
+    private var words: [UInt64]
+    private let mask: Int
+
+    /// An empty filter of `2^exponent` bits.
+    init(exponent: Int = 24) {
+        words = Array(repeating: 0, count: (1 << exponent) / 64)
+        mask = (1 << exponent) - 1
+    }
+
+    /// Notes that `id` was given an owner.
+    func insert(_ id: String) {
+        let (first, step) = Self.probes(of: id)
+        words.withUnsafeMutableBufferPointer { words in
+            for probe in 0..<Self.probeCount {
+                let bit = (first &+ probe &* step) & mask
+                words[bit >> 6] |= 1 << UInt64(bit & 63)
+            }
+        }
+    }
+
+    /// False when `id` was never given an owner; true when it likely was.
+    func mayContain(_ id: String) -> Bool {
+        let (first, step) = Self.probes(of: id)
+        return words.withUnsafeBufferPointer { words in
+            for probe in 0..<Self.probeCount {
+                let bit = (first &+ probe &* step) & mask
+                if words[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { return false }
+            }
+            return true
+        }
+    }
+
+    private static let probeCount = 3
+
+    /// Where the probes of `id` start and how far apart they are: one hash split in two, which
+    /// does as well as a hash per probe (Kirsch and Mitzenmacher). FNV-1a, its bits mixed by
+    /// MurmurHash3's finalizer: a third of the cost of `hashValue` (SipHash), and a collision
+    /// costs only a look-up.
+    private static func probes(of id: String) -> (first: Int, step: Int) {
+        func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        // Through a pointer, a native string's bytes cost a tenth of what the view's indices do.
+        var hash = id.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(id.utf8)
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        return (Int(truncatingIfNeeded: hash), Int(truncatingIfNeeded: hash >> 32) | 1)
+    }
+}
