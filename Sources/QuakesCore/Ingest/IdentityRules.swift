@@ -140,8 +140,8 @@ package enum IdentityRules {
         return outcome
     }
 
-    /// Applies a decoded feature of a batch, `fingerprint` that of its bytes when it came from a
-    /// feed, to the store, and counts what it did in `outcome`.
+    /// Applies a decoded feature of a batch to the store, and counts what it did in `outcome`: a
+    /// feature whose fingerprint is that of the version owning its id is recognised.
     private static func apply(
         _ feature: IngestBatch.DecodedFeature, owners: inout [String: IdentityOwner],
         to store: inout some IdentityStore,

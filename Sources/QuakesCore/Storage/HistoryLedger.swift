@@ -68,8 +68,8 @@ package struct HistoryLedger: Sendable {
     /// and the event it was merged into.
     package mutating func record(_ id: String, existed: Bool, remains: Bool, mergedInto: String? = nil) {
         let entry = Entry(id: id, existed: existed, remains: remains, mergedInto: mergedInto)
-        // One look-up, not a read then a write (each hashes the id): a first change is stored as
-        // the default, then followed by itself, which leaves it as it is.
+        // A first change is stored as the default, then followed by itself, which leaves it as
+        // it is.
         entries[id, default: entry].follow(with: entry)
     }
 
