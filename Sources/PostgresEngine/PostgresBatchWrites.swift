@@ -61,22 +61,37 @@ struct PostgresBatchWrites: IdentityStore {
 
     /// The owners of `ids` when the batch is written, which the batch remembers so that `flush`
     /// knows which rows are new. Every id the rules write in the batch is one of them: the ids its
-    /// features name.
+    /// features name. In a first load (`fresh`, the ids the ingest has given owners so far), only
+    /// the ids that may be among those are looked up: no other can have an `identity` row.
     ///
     /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
     /// are laid over what the database holds, and it is flushed on `queue` while this batch is
     /// decided (`previousFlush`).
     mutating func loadOwners(
-        of ids: some Sequence<String>, flushingMeanwhile previous: PostgresBatchWrites?, on queue: DispatchQueue
+        of ids: some Sequence<String>, amongFresh fresh: FreshIdentities?,
+        flushingMeanwhile previous: PostgresBatchWrites?, on queue: DispatchQueue
     ) throws -> [String: IdentityOwner] {
         lookedUp = Set(ids)
-        storedOwners = try query(Array(lookedUp))
+        storedOwners = try query(fresh.map { lookedUp.filter($0.mayContain) } ?? Array(lookedUp))
         if let previous {
             unflushed = previous.owners
             for id in lookedUp { if let owner = unflushed[id] { storedOwners[id] = owner } }
             previousFlush = PostgresFlush(previous, on: queue)
         }
         return storedOwners
+    }
+
+    /// The ids the batch has given owners.
+    var ownedIDs: Dictionary<String, IdentityOwner>.Keys {
+        owners.keys
+    }
+
+    /// A `FreshIdentities` when the database holds no owner (within the ingest's transaction on
+    /// `connection`, before its first batch; writers take turns on the advisory lock, so none
+    /// other can give an id an owner before it commits), nil otherwise.
+    static func startsFresh(on connection: PostgresConnection) throws -> FreshIdentities? {
+        let result = try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM identity)")
+        return result.bool(row: 0, column: 0) == true ? FreshIdentities() : nil
     }
 
     /// True when the database will hold no `identity` row for `id` when the batch is written.

@@ -30,9 +30,13 @@ public actor PostgresStore: QuakeWriting {
     private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
 
     /// The active ingest, with who its history is by and from where, the history its batches
-    /// write, recorded as a transaction when it commits, and the indexes it builds at the end.
+    /// write, recorded as a transaction when it commits, the indexes it builds at the end, and, in
+    /// a first load, the ids it has given owners.
     private let turns = WriterTurns<
-        (author: String, source: String?, history: PostgresPendingHistory, indexes: PostgresDeferredIndexes)
+        (
+            author: String, source: String?, history: PostgresPendingHistory, indexes: PostgresDeferredIndexes,
+            fresh: FreshIdentities?
+        )
     >()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -59,7 +63,8 @@ public actor PostgresStore: QuakeWriting {
             let connection = try beginTransaction()
             let history = try PostgresPendingHistory.begin(on: connection)
             let indexes = try PostgresDeferredIndexes.settingAside(on: connection)
-            turns.begin(ticket, (author, source, history, indexes))
+            let fresh = try PostgresBatchWrites.startsFresh(on: connection)
+            turns.begin(ticket, (author, source, history, indexes, fresh))
             return ticket
         } catch {
             _ = try? openConnection?.execute("ROLLBACK")
@@ -76,10 +81,13 @@ public actor PostgresStore: QuakeWriting {
             var writes = PostgresBatchWrites(connection: connection, history: active.history)
             // The owners are read before the previous batch is written, which then happens while
             // this one is decided, and after.
-            var owners = try writes.loadOwners(of: batch.namedIDs, flushingMeanwhile: unflushed, on: flushQueue)
+            var owners = try writes.loadOwners(
+                of: batch.namedIDs, amongFresh: active.fresh, flushingMeanwhile: unflushed, on: flushQueue)
             unflushed = nil
             inFlight = writes.previousFlush
             let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
+            // Noted here, not by the writes, which their flush takes to another thread.
+            if let fresh = active.fresh { for id in writes.ownedIDs { fresh.insert(id) } }
             unflushed = writes
             return outcome
         } catch {

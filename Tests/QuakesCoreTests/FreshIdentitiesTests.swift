@@ -1,6 +1,7 @@
 import SQLite
 import Testing
 
+@testable import QuakesCore
 @testable import SQLiteEngine
 
 /// The filter a first load reads owners through: it may never miss an id it was given (that

@@ -8,21 +8,22 @@
 /// says no for an id it was given, and says yes for another one in about 200 after a million ids
 /// (2 MiB, three probes), which costs only that id's look-up.
 ///
-/// Not `Sendable`: it belongs to the store actor, with the ingest it serves.
-final class FreshIdentities {
+/// Not `Sendable`: it belongs to a store actor, with the ingest it serves. An engine may use it only
+/// where its writers take turns, so that no other writer gives an id an owner during the ingest.
+package final class FreshIdentities {
     /// The filter's bits; a power of two of them.
     private var words: [UInt64]
     private let mask: Int
 
     /// An empty filter of `2^exponent` bits, at least a word of them.
-    init(exponent: Int = 24) {
+    package init(exponent: Int = 24) {
         precondition(exponent >= 6, "a filter of less than one word")
         words = Array(repeating: 0, count: (1 << exponent) / 64)
         mask = (1 << exponent) - 1
     }
 
     /// Notes that `id` was given an owner.
-    func insert(_ id: String) {
+    package func insert(_ id: String) {
         let (first, step) = Self.probes(of: id)
         words.withUnsafeMutableBufferPointer { words in
             for probe in 0..<Self.probeCount {
@@ -33,7 +34,7 @@ final class FreshIdentities {
     }
 
     /// False when `id` was never given an owner; true when it likely was.
-    func mayContain(_ id: String) -> Bool {
+    package func mayContain(_ id: String) -> Bool {
         let (first, step) = Self.probes(of: id)
         return words.withUnsafeBufferPointer { words in
             for probe in 0..<Self.probeCount {
