@@ -16,6 +16,28 @@ import Testing
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
     }
 
+    /// The buffer writes through a pointer into storage of its own; a copy is a value all the same,
+    /// and growing keeps what was written.
+    @Test func aCopyIsAValueAndGrowingKeepsTheText() {
+        var first = JSONBuffer(capacity: 0)
+        let run = Array("abcdefghij".utf8)
+        for _ in 0..<1000 { run.withUnsafeBufferPointer { first.raw($0) } }
+        first.raw(UInt8(ascii: "!"))
+        let expected = String(repeating: "abcdefghij", count: 1000) + "!"
+        #expect(String(decoding: first.bytes, as: UTF8.self) == expected)
+        var second = first
+        second.raw(UInt8(ascii: "?"))
+        first.removeAll()
+        first.raw(UInt8(ascii: "x"))
+        #expect(String(decoding: second.bytes, as: UTF8.self) == expected + "?")
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "x")
+        #expect(first.count == 1 && second.count == 10_002)
+        var third = second
+        run.withUnsafeBufferPointer { third.raw($0) }
+        #expect(second.count == 10_002)
+        #expect(String(decoding: third.bytes, as: UTF8.self) == expected + "?abcdefghij")
+    }
+
     @Test func numbersAreWrittenAsTheStandardLibraryWritesThem() {
         var random = SystemRandomNumberGenerator()
         var values: [Double] = [

@@ -321,7 +321,7 @@ struct FeatureDecoder {
         let name = scanner.string(key)
         if unknownKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
         unknownKeys.append(name)
-        if !unknown.bytes.isEmpty { unknown.raw(.comma) }
+        if !unknown.isEmpty { unknown.raw(.comma) }
         unknown.raw(UnsafeBufferPointer(start: scanner.bytes + key.start - 1, count: key.count + 2))
         unknown.raw(.colon)
         try scanner.copyValue(into: &unknown)
@@ -330,13 +330,13 @@ struct FeatureDecoder {
     /// The `extra` object: mistyped known properties in USGS order, then unknown ones as they came.
     /// The order is canonical, so a feature written back by `list --format geojson` reads the same.
     private func extra() -> String? {
-        guard !mistyped.isEmpty || !unknown.bytes.isEmpty else { return nil }
+        guard !mistyped.isEmpty || !unknown.isEmpty else { return nil }
         var extra: [UInt8] = [.openBrace]
         for (property, value) in mistyped.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
             if extra.count > 1 { extra.append(.comma) }
             extra += Array("\"\(property.name)\":".utf8) + value
         }
-        if !unknown.bytes.isEmpty {
+        if !unknown.isEmpty {
             if extra.count > 1 { extra.append(.comma) }
             extra += unknown.bytes
         }

@@ -83,7 +83,7 @@ struct JSONListingWriter: ListingWriter {
     mutating func write(row: some QuakeRow, section: QuerySection?) {
         buffer.raw(first ? "\n" : ",\n")
         QuakeFormats.writeJSONObject(row, distance: context.distance(to: row), to: &buffer)
-        if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
+        if buffer.count >= JSONBuffer.batchSize { buffer.write(to: output) }
         first = false
     }
 
@@ -121,7 +121,7 @@ struct NDJSONListingWriter: ListingWriter {
             row, distance: context.distance(to: row), section: section?.id,
             zone: section == nil ? nil : context.zone.name, to: &buffer)
         buffer.raw(.newline)
-        if buffer.bytes.count >= JSONBuffer.batchSize { buffer.write(to: output) }
+        if buffer.count >= JSONBuffer.batchSize { buffer.write(to: output) }
     }
 
     mutating func endSection() {}

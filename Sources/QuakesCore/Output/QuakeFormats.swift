@@ -36,7 +36,7 @@ package enum QuakeFormats {
             keys.raw(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
             keys.string(field.name)
             keys.raw(UInt8(ascii: ":"))
-            ends.append(keys.bytes.count)
+            ends.append(keys.count)
         }
         return (keys.bytes, ends)
     }()
