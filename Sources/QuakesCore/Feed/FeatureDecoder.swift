@@ -33,7 +33,8 @@ struct FeatureDecoder {
     /// Known properties of an unexpected type, as raw JSON values.
     private var mistyped: [(property: Property, value: [UInt8])] = []
     /// Unknown properties, as `"key":value` members separated by commas.
-    private var unknown = JSONBuffer(capacity: 0)
+    /// Made at the first unknown property: a decoder is made per feature, and most have none.
+    private var unknown: JSONBuffer?
     private var unknownKeys: [String] = []
 
     // MARK: - Feature
@@ -321,22 +322,22 @@ struct FeatureDecoder {
         let name = scanner.string(key)
         if unknownKeys.contains(name) { report("duplicate key 'properties.\(name)'") }
         unknownKeys.append(name)
-        if !unknown.isEmpty { unknown.raw(.comma) }
-        unknown.raw(UnsafeBufferPointer(start: scanner.bytes + key.start - 1, count: key.count + 2))
-        unknown.raw(.colon)
-        try scanner.copyValue(into: &unknown)
+        if unknown == nil { unknown = JSONBuffer(capacity: 256) } else { unknown!.raw(.comma) }
+        unknown!.raw(UnsafeBufferPointer(start: scanner.bytes + key.start - 1, count: key.count + 2))
+        unknown!.raw(.colon)
+        try scanner.copyValue(into: &unknown!)
     }
 
     /// The `extra` object: mistyped known properties in USGS order, then unknown ones as they came.
     /// The order is canonical, so a feature written back by `list --format geojson` reads the same.
     private func extra() -> String? {
-        guard !mistyped.isEmpty || !unknown.isEmpty else { return nil }
+        guard !mistyped.isEmpty || unknown != nil else { return nil }
         var extra: [UInt8] = [.openBrace]
         for (property, value) in mistyped.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
             if extra.count > 1 { extra.append(.comma) }
             extra += Array("\"\(property.name)\":".utf8) + value
         }
-        if !unknown.isEmpty {
+        if let unknown {
             if extra.count > 1 { extra.append(.comma) }
             extra += unknown.bytes
         }
