@@ -87,8 +87,9 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     /// A `FreshIdentities` when the database holds no owner (within the ingest's transaction on
-    /// `connection`, before its first batch; writers take turns on the advisory lock, so none
-    /// other can give an id an owner before it commits), nil otherwise.
+    /// `connection`, before its first batch, after `PostgresPendingHistory.begin` took the row lock
+    /// on `history_state` that every ingest takes: no other ingest, on any host, can give an id an
+    /// owner before this one commits), nil otherwise.
     static func startsFresh(on connection: PostgresConnection) throws -> FreshIdentities? {
         let result = try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM identity)")
         return result.bool(row: 0, column: 0) == true ? FreshIdentities() : nil
