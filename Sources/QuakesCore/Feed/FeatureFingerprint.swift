@@ -8,6 +8,8 @@
 /// bytes at a time, about ten times faster than the digest's byte-wise FNV-1a, as it runs over
 /// every byte of every feature.
 ///
+/// A first load's filter of ids hashes them with it too (`FreshIdentities`), for its speed.
+///
 /// The seed names the decoder: bump it whenever `FeatureDecoder` would read the same bytes into a
 /// different `Quake`, so that fingerprints stored by the old one match nothing.
 enum FeatureFingerprint {

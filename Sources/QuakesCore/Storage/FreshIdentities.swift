@@ -48,22 +48,12 @@ package final class FreshIdentities {
     private static let probeCount = 3
 
     /// Where the probes of `id` start and how far apart they are: one hash split in two, which
-    /// does as well as a hash per probe (Kirsch and Mitzenmacher). FNV-1a, its bits mixed by
-    /// MurmurHash3's finalizer: a third of the cost of `hashValue` (SipHash), and a collision
-    /// costs only a look-up.
+    /// does as well as a hash per probe (Kirsch and Mitzenmacher). The hash is the fingerprint's,
+    /// fast and finished so that every bit of the id reaches every bit of it; a collision costs
+    /// only a look-up.
     private static func probes(of id: String) -> (first: Int, step: Int) {
-        func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash
-        }
-        // Through a pointer, a native string's bytes cost a tenth of what the view's indices do.
-        var hash = id.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(id.utf8)
-        hash ^= hash >> 33
-        hash &*= 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash &*= 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
+        var id = id
+        let hash = UInt64(bitPattern: id.withUTF8 { FeatureFingerprint.of(UnsafeRawBufferPointer($0)) })
         return (Int(truncatingIfNeeded: hash), Int(truncatingIfNeeded: hash >> 32) | 1)
     }
 }
