@@ -34,6 +34,26 @@ import Testing
         }
     }
 
+    /// Escapes, quotes and brackets inside strings, in nested values, with every byte a block's last:
+    /// the real feeds above hold no backslash at all.
+    @Test func stringsInsideFeaturesAreFollowedAcrossEveryBlockBoundary() throws {
+        let place = #"a \"quoted\" ]} place \\"#
+        let features = (0..<3).map { index in
+            #"{"type":"Feature","properties":{"time":\#(index),"place":"\#(place)","#
+                + #""products":{"x":[{"k\"]":"\\\\"},["}",[]]]}},"#
+                + #""geometry":{"type":"Point","coordinates":[1,2]},"id":"e\#(index)"}"#
+        }
+        let document = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+        let whole = try DecodedDocument(document)
+        #expect(whole.quakes.map(\.id) == ["e0", "e1", "e2"])
+        #expect(whole.quakes.map(\.place) == Array(repeating: #"a "quoted" ]} place \"#, count: 3))
+        for blockSize in 1...40 {
+            let split = try DecodedDocument(Array(document.utf8), blockSize: blockSize, chunkSize: 1 + blockSize)
+            #expect(split.quakes == whole.quakes, "blocks of \(blockSize)")
+            #expect(split.problems.isEmpty, "blocks of \(blockSize)")
+        }
+    }
+
     @Test func largeDocumentsAreCutIntoManyChunks() throws {
         let decoded = try DecodedDocument(
             try Fixtures.bytes(Fixtures.weekAfter), blockSize: 16 * 1024,

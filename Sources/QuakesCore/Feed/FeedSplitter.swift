@@ -58,9 +58,7 @@ struct FeedSplitter {
                 continue
             }
             if depth > 2 {
-                // Inside a feature (or deep in the outline) only strings and brackets matter: the
-                // bytes between them change nothing here.
-                index = ByteRuns.quoteOrBracket(base, from: index, count: count)
+                index = skipNested(base, from: index, count: count)
                 guard index < count else { break }
             }
             let byte = base[index]
@@ -170,6 +168,49 @@ struct FeedSplitter {
             if depth == 1 { lastStringWasFeaturesKey = key.elementsEqual("features".utf8) }
         }
         return index + 1
+    }
+
+    /// Passes over the inside of a feature (or of a value deep in the outline), where only strings
+    /// and brackets matter, in a loop of its own: returns at the bracket that closes back to depth
+    /// 2, which the caller handles, or at the block's end, inside a string perhaps. A feature has
+    /// some 70 strings, and going through `consume`'s switch for each of their quotes made the
+    /// splitter twice as slow.
+    private mutating func skipNested(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        var depth = self.depth
+        defer { self.depth = depth }
+        while true {
+            index = ByteRuns.quoteOrBracket(base, from: index, count: count)
+            guard index < count else { return count }
+            switch base[index] {
+            case .quote:
+                index += 1
+                while true {
+                    index = ByteRuns.quoteOrBackslash(base, from: index, count: count)
+                    guard index < count else {
+                        inString = true
+                        return count
+                    }
+                    if base[index] == .quote { break }
+                    // A backslash and the byte it escapes, which may be in the next block.
+                    index += 2
+                    guard index <= count else {
+                        inString = true
+                        afterBackslash = true
+                        return count
+                    }
+                }
+            case .openBrace, .openBracket:
+                depth += 1
+            case .closeBrace, .closeBracket:
+                guard depth > 3 else { return index }
+                depth -= 1
+            default:
+                // Bytes `quoteOrBracket` also stops at, which mean nothing here.
+                break
+            }
+            index += 1
+        }
     }
 
     /// Handles a byte that starts a value or a key outside strings.
