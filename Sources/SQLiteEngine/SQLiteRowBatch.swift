@@ -8,12 +8,18 @@ import SQLite
 /// Each field of each row takes one word: an integer, a real's bits, or where a text's bytes lie in
 /// `text`; `isNull` says which words hold nothing.
 struct SQLiteRowBatch: Sendable {
-    private static let fields = QuakeField.allCases
-    private static let width = fields.count
+    private static let width = QuakeField.allCases.count
+    /// The kind of each column, by `QuakeField.rawValue`: read once a row, where asking each field
+    /// its kind was a call into another module for every field of every row.
+    private static let kinds: [QuakeField.Kind] = {
+        var kinds = Array(repeating: QuakeField.Kind.integer, count: width)
+        for field in QuakeField.allCases { kinds[field.rawValue] = field.kind }
+        return kinds
+    }()
 
     private var words: [UInt64] = []
     private var isNull: [Bool] = []
-    private var text: [UInt8] = []
+    private var text: ByteBuffer
     private(set) var count = 0
     /// The bytes of text the rows hold.
     var textCount: Int { text.count }
@@ -21,27 +27,37 @@ struct SQLiteRowBatch: Sendable {
     init(capacity: Int) {
         words.reserveCapacity(capacity * Self.width)
         isNull.reserveCapacity(capacity * Self.width)
-        text.reserveCapacity(capacity * 512)
+        text = ByteBuffer(capacity: capacity * 512)
     }
 
-    /// Copies the row at the statement's cursor, whose first columns are `QuakeColumns.list`.
+    /// Copies the row at the statement's cursor, whose first columns are `QuakeColumns.list`: into
+    /// a row of words on the stack, then onto the batch's arrays at once, two appends a row rather
+    /// than two a field.
     mutating func append(_ statement: Statement) {
-        for field in Self.fields {
-            let column = Int32(field.rawValue)
-            var word: UInt64?
-            switch field.kind {
-            case .integer: word = statement.int64(at: column).map { UInt64(bitPattern: $0) }
-            case .real: word = statement.double(at: column)?.bitPattern
-            case .text:
-                word = statement.withText(at: column) { bytes in
-                    guard let bytes else { return nil }
-                    let start = UInt64(text.count)
-                    text.append(contentsOf: bytes)
-                    return start << 32 | UInt64(bytes.count)
+        let width = Self.width
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: width) { row in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: width) { nulls in
+                Self.kinds.withUnsafeBufferPointer { kinds in
+                    for column in 0..<width {
+                        let word: UInt64? =
+                            switch kinds[column] {
+                            case .integer: statement.int64(at: Int32(column)).map { UInt64(bitPattern: $0) }
+                            case .real: statement.double(at: Int32(column))?.bitPattern
+                            case .text:
+                                statement.withText(at: Int32(column)) { bytes -> UInt64? in
+                                    guard let bytes else { return nil }
+                                    let start = UInt64(text.count)
+                                    text.append(bytes.assumingMemoryBound(to: UInt8.self))
+                                    return start << 32 | UInt64(bytes.count)
+                                }
+                            }
+                        (row.baseAddress! + column).initialize(to: word ?? 0)
+                        (nulls.baseAddress! + column).initialize(to: word == nil)
+                    }
                 }
+                words.append(contentsOf: UnsafeBufferPointer(row))
+                isNull.append(contentsOf: UnsafeBufferPointer(nulls))
             }
-            words.append(word ?? 0)
-            isNull.append(word == nil)
         }
         count += 1
     }

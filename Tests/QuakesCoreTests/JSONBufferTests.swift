@@ -16,8 +16,8 @@ import Testing
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
     }
 
-    /// The buffer writes through a pointer into storage of its own; a copy is a value all the same,
-    /// and growing keeps what was written.
+    /// The buffer writes through a pointer into storage of its own (`ByteBuffer`); a copy is a value
+    /// all the same, and growing keeps what was written.
     @Test func aCopyIsAValueAndGrowingKeepsTheText() {
         var first = JSONBuffer(capacity: 0)
         let run = Array("abcdefghij".utf8)

@@ -44,7 +44,7 @@ package enum QuakeFormats {
     /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
     /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings, which
     /// writes a reader's row as it is, without a `Quake` in between.
-    static func writeJSONObject(
+    @inline(__always) static func writeJSONObject(
         _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
         to json: inout some JSONOutput
     ) {
