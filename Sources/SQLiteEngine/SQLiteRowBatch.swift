@@ -1,7 +1,7 @@
 import QuakesCore
 import SQLite
 
-/// Rows of a listing copied out of SQLite's buffers into three flat arrays, so that one thread can
+/// Rows of a listing copied out of SQLite's buffers into flat storage, so that one thread can
 /// step the statement while another writes the rows (see `PipelinedRows`): a value, it crosses
 /// between them whole.
 ///
@@ -9,8 +9,8 @@ import SQLite
 /// `text`; `isNull` says which words hold nothing.
 struct SQLiteRowBatch: Sendable {
     private static let width = QuakeField.allCases.count
-    /// The kind of each column, by `QuakeField.rawValue`: read once a row, where asking each field
-    /// its kind was a call into another module for every field of every row.
+    /// The kind of each column, by `QuakeField.rawValue`: a table read in line, where asking each
+    /// field its kind was a call into another module for every field of every row.
     private static let kinds: [QuakeField.Kind] = {
         var kinds = Array(repeating: QuakeField.Kind.integer, count: width)
         for field in QuakeField.allCases { kinds[field.rawValue] = field.kind }

@@ -34,8 +34,18 @@ import Testing
         }
     }
 
-    /// Escapes, quotes and brackets inside strings, in nested values, with every byte a block's last:
-    /// the real feeds above hold no backslash at all.
+    /// The one real feed with escapes (`\u` in place names), cut into blocks: the fixtures above
+    /// hold no backslash.
+    @Test(arguments: [7, 4096])
+    func theEscapedFeedInBlocksGivesTheSameResult(blockSize: Int) async throws {
+        let bytes = try await Fixtures.gunzipped(Fixtures.escapedGzip)
+        let split = try DecodedDocument(bytes, blockSize: blockSize, chunkSize: 1 + blockSize * 3)
+        #expect(split.quakes == (try DecodedDocument(bytes)).quakes)
+        #expect(split.quakes.count == 4119)
+    }
+
+    /// Escapes, quotes and brackets inside strings, in nested values of the features and of the
+    /// outline, with every byte a block's last.
     @Test func stringsInsideFeaturesAreFollowedAcrossEveryBlockBoundary() throws {
         let place = #"a \"quoted\" ]} place \\"#
         let features = (0..<3).map { index in
@@ -43,7 +53,9 @@ import Testing
                 + #""products":{"x":[{"k\"]":"\\\\"},["}",[]]]}},"#
                 + #""geometry":{"type":"Point","coordinates":[1,2]},"id":"e\#(index)"}"#
         }
-        let document = #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+        let document =
+            #"{"type":"FeatureCollection","metadata":{"a":{"b":["\"]}\\",{}]}},"#
+            + #""features":[\#(features.joined(separator: ","))]}"#
         let whole = try DecodedDocument(document)
         #expect(whole.quakes.map(\.id) == ["e0", "e1", "e2"])
         #expect(whole.quakes.map(\.place) == Array(repeating: #"a "quoted" ]} place \"#, count: 3))

@@ -36,6 +36,9 @@ package struct JSONBuffer: JSONOutput {
         removeAll()
     }
 
+    // Both inlined, as `ByteBuffer`'s are: through the witness table of `JSONOutput` every run of
+    // bytes of a listing was a call of its own.
+
     /// Appends one byte of JSON text.
     @inline(__always) package mutating func raw(_ byte: UInt8) {
         text.append(byte)

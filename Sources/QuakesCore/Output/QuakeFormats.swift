@@ -44,6 +44,10 @@ package enum QuakeFormats {
     /// Writes the quake object straight into `json`, the fields of `jsonObject` in its order, then
     /// `"distanceKm"`, `"section"` and `"zone"` when given: the fast path of long listings, which
     /// writes a reader's row as it is, without a `Quake` in between.
+    ///
+    /// Inlined into each caller, where the output's type is known: a listing's writer is generic
+    /// over its rows, so this was not specialised for the JSON buffer, and every byte it wrote went
+    /// through the witness table of `JSONOutput` (200,000 rows: 3.49 G → 3.21 G instructions).
     @inline(__always) static func writeJSONObject(
         _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
         to json: inout some JSONOutput

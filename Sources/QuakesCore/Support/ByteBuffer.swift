@@ -51,9 +51,11 @@ package struct ByteBuffer: Sendable {
         try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: count)) }
     }
 
+    // Inlined into `JSONBuffer`, in this module: a listing's writer then checks and copies in line.
+    // Another module (the SQLite reader's batches) calls them, as it cannot see their bodies.
     @inline(__always) package mutating func append(_ byte: UInt8) {
         if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(count + 1) }
-        storage.base[count] = byte
+        (storage.base + count).initialize(to: byte)
         count += 1
     }
 
@@ -61,14 +63,14 @@ package struct ByteBuffer: Sendable {
         guard let source = more.baseAddress else { return }
         let end = count + more.count
         if end > storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(end) }
-        (storage.base + count).update(from: source, count: more.count)
+        (storage.base + count).initialize(from: source, count: more.count)
         count = end
     }
 
     /// Gives the buffer a storage of its own with room for `needed` bytes at least, doubling.
     private mutating func reserve(_ needed: Int) {
         let larger = Storage(capacity: needed > storage.capacity ? max(needed, storage.capacity * 2) : storage.capacity)
-        larger.base.update(from: storage.base, count: count)
+        larger.base.initialize(from: storage.base, count: count)
         storage = larger
     }
 }
