@@ -32,8 +32,11 @@ let package = Package(
         // cairo, opened with dlopen on first use (see Sources/CCairo/include/ccairo.h), so that only
         // a PNG or PDF picture loads it; headers from Debian's libcairo2-dev.
         .target(name: "CCairo"),
+        // The growable bytes that JSON listings, the SQLite reader's batches and PostgreSQL's COPY
+        // are written into (see ByteBuffer.swift).
+        .target(name: "Bytes"),
         // Our thin PostgreSQL wrapper, for a PostgreSQL store: no C pointer escapes it.
-        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ", "Bytes"]),
         // A lock over pthread_mutex_t that ThreadSanitizer understands (see Locked.swift).
         .target(name: "Locking"),
         // The data files installed beside the binary (see SharedData.swift): the packed country
@@ -45,9 +48,9 @@ let package = Package(
             resources: [.copy("countries-110m.outlines"), .copy("cities-110m.geojson"), .copy("README.md")]),
         // The tool: model, feed decoding, download, ingest with the identity rules, queries as
         // values, output and commands, and the storage seam that every engine plugs into.
-        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking", "QuakesData"]),
+        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking", "QuakesData", "Bytes"]),
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
-        .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite"]),
+        .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite", "Bytes"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
         // A GeoJSON file as the store, read whole and answered from memory by the reference semantics.
         .target(name: "GeoJSONEngine", dependencies: ["QuakesCore", "Locking"]),

@@ -219,12 +219,12 @@ public final class PostgresConnection {
     /// `PQgetResult`).
     ///
     /// The fastest way to load many rows: they are written in COPY's text format, escaped, and sent
-    /// in chunks of about a megabyte. `sql` must keep the default delimiter (tab) and NULL (`\N`)
+    /// in chunks of about 64 KB. `sql` must keep the default delimiter (tab) and NULL (`\N`)
     /// and must not use CSV or binary format. Errors in the data, such as text in an integer
     /// column, come from the server once every row was sent, and nothing is stored.
     @discardableResult
     public func copy(_ sql: String, rows: some Sequence<[PostgresValue?]>) throws(PostgresError) -> Int {
-        try copy(sql, format: .text, rows: rows)
+        try copy(PostgresCopyRows(for: sql, format: .text), rows: rows)
     }
 
     /// Loads `rows` with `sql`, a `COPY table (columns) FROM STDIN` to which `WITH (FORMAT binary)`
@@ -236,13 +236,20 @@ public final class PostgresConnection {
     public func copy(_ sql: String, binary types: [PostgresColumnType], rows: some Sequence<[PostgresValue?]>)
         throws(PostgresError) -> Int
     {
-        try copy(sql + " WITH (FORMAT binary)", format: .binary(types), rows: rows)
+        try copy(PostgresCopyRows(for: sql, format: .binary(types)), rows: rows)
     }
 
-    private func copy(_ sql: String, format: PostgresCopyWriter.Format, rows: some Sequence<[PostgresValue?]>)
+    /// Loads rows encoded ahead (`PostgresCopyRows`), with the statement they were encoded for, and
+    /// returns how many rows the server stored.
+    @discardableResult
+    public func copy(encoded rows: consuming PostgresCopyRows) throws(PostgresError) -> Int {
+        try startCopy(rows).finish()
+    }
+
+    private func copy(_ first: consuming PostgresCopyRows, rows: some Sequence<[PostgresValue?]>)
         throws(PostgresError) -> Int
     {
-        var writer = try startCopy(sql, format: format)
+        var writer = try startCopy(first)
         do throws(PostgresError) {
             for row in rows { try writer.append(row) }
         } catch {
@@ -258,7 +265,7 @@ public final class PostgresConnection {
     /// When `body` throws, the COPY is cancelled (nothing is stored) and its error is rethrown.
     @discardableResult
     public func copy(_ sql: String, _ body: (inout PostgresCopyWriter) throws -> Void) throws -> Int {
-        var writer = try startCopy(sql, format: .text)
+        var writer = try startCopy(PostgresCopyRows(for: sql, format: .text))
         do {
             try body(&writer)
         } catch {
@@ -268,9 +275,9 @@ public final class PostgresConnection {
         return try writer.finish()
     }
 
-    private func startCopy(_ sql: String, format: PostgresCopyWriter.Format) throws(PostgresError)
-        -> PostgresCopyWriter
-    {
+    /// Starts the COPY that `rows` were encoded for, and returns the writer that sends them.
+    private func startCopy(_ rows: consuming PostgresCopyRows) throws(PostgresError) -> PostgresCopyWriter {
+        let sql = rows.sql
         guard !sql.utf8.contains(0) else { throw Self.nulError(sql: sql) }
         guard let result = cpq_PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0) else {
             throw libpqFailure(sql: sql)
@@ -280,7 +287,7 @@ public final class PostgresConnection {
             throw PostgresError(message: "not a COPY … FROM STDIN statement", sql: sql)
         }
         cpq_PQclear(result)
-        return PostgresCopyWriter(connection: self, sql: sql, format: format)
+        return PostgresCopyWriter(connection: self, rows: rows)
     }
 
     /// Sends `data`, part of the rows of the COPY under way.

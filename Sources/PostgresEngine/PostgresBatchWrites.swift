@@ -183,57 +183,74 @@ struct PostgresBatchWrites: IdentityStore {
 
     // MARK: - Flush
 
-    /// Writes what the batch decided, in bulk; every id is in one group only, so the order of the
-    /// statements does not matter.
-    mutating func flush() throws {
-        if !owners.isEmpty {
-            var added: [(id: String, owner: IdentityOwner)] = []
-            var replaced: [(id: String, owner: IdentityOwner)] = []
-            for (id, owner) in owners {
-                if isNewIdentity(id) { added.append((id, owner)) } else { replaced.append((id, owner)) }
-            }
-            if !added.isEmpty {
-                try connection.copy(
-                    Self.copyIdentity(into: "identity"), binary: Self.identityTypes,
-                    rows: added.lazy.map(Self.identityRow))
-            }
-            if !replaced.isEmpty {
-                try connection.copy(
-                    Self.copyIdentity(into: "identity_staging"), binary: Self.identityTypes,
-                    rows: replaced.lazy.map(Self.identityRow))
-                try connection.execute(
-                    """
-                    INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
-                    SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity_staging
-                    ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
-                        generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted,
-                        time = excluded.time, fingerprint = excluded.fingerprint
-                    """)
-                try connection.execute("TRUNCATE identity_staging")
-            }
-        }
-        var added: [Quake] = []
-        var replaced: [Quake] = []
+    /// What the flush sends: the rows of its COPYs, encoded, and the other changes, listed.
+    private struct Prepared {
+        var newIdentities: PostgresCopyRows?
+        var changedIdentities: PostgresCopyRows?
+        var newEvents: PostgresCopyRows?
+        var changedEvents: PostgresCopyRows?
         var feedTimes: [(id: String, generated: Int64?)] = []
         var deleted: [String] = []
+    }
+
+    private var prepared: Prepared?
+
+    /// Sorts and encodes what the batch decided, ready for `flush`. The store calls it once the
+    /// batch is decided, on its own thread, while the server stores the batch before: encoded in
+    /// the flush, the rows kept the server waiting while they were written, chunk by chunk.
+    mutating func prepare() throws {
+        guard prepared == nil else { return }
+        var prepared = Prepared()
+        var newIdentities: [(id: String, owner: IdentityOwner)] = []
+        var changedIdentities: [(id: String, owner: IdentityOwner)] = []
+        for (id, owner) in owners {
+            if isNewIdentity(id) { newIdentities.append((id, owner)) } else { changedIdentities.append((id, owner)) }
+        }
+        prepared.newIdentities = try Self.encoded(
+            newIdentities, for: Self.copyIdentity(into: "identity"), types: Self.identityTypes, Self.identityRow)
+        prepared.changedIdentities = try Self.encoded(
+            changedIdentities, for: Self.copyIdentity(into: "identity_staging"), types: Self.identityTypes,
+            Self.identityRow)
+        var newEvents: [Quake] = []
+        var changedEvents: [Quake] = []
         for (id, write) in events {
             switch write {
             case let .store(quake):
-                if isNewEvent(id) { added.append(quake) } else { replaced.append(quake) }
-            case let .setFeedTime(generated): feedTimes.append((id, generated))
-            case .delete: deleted.append(id)
+                if isNewEvent(id) { newEvents.append(quake) } else { changedEvents.append(quake) }
+            case let .setFeedTime(generated): prepared.feedTimes.append((id, generated))
+            case .delete: prepared.deleted.append(id)
             }
         }
-        let columns = PostgresColumns.copied.joined(separator: ", ")
-        if !added.isEmpty {
-            try connection.copy(
-                "COPY quake (\(columns)) FROM STDIN", binary: PostgresColumns.copiedTypes,
-                rows: added.lazy.map(PostgresColumns.row))
+        prepared.newEvents = try Self.encoded(
+            newEvents, for: Self.copyEvents(into: "quake"), types: PostgresColumns.copiedTypes, PostgresColumns.row)
+        prepared.changedEvents = try Self.encoded(
+            changedEvents, for: Self.copyEvents(into: "quake_staging"), types: PostgresColumns.copiedTypes,
+            PostgresColumns.row)
+        self.prepared = prepared
+    }
+
+    /// Writes what the batch decided, in bulk; every id is in one group only, so the order of the
+    /// statements does not matter.
+    mutating func flush() throws {
+        try prepare()
+        guard let prepared else { return }
+        if let rows = prepared.newIdentities { try connection.copy(encoded: rows) }
+        if let rows = prepared.changedIdentities {
+            try connection.copy(encoded: rows)
+            try connection.execute(
+                """
+                INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
+                SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity_staging
+                ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
+                    generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted,
+                    time = excluded.time, fingerprint = excluded.fingerprint
+                """)
+            try connection.execute("TRUNCATE identity_staging")
         }
-        if !replaced.isEmpty {
-            try connection.copy(
-                "COPY quake_staging (\(columns)) FROM STDIN", binary: PostgresColumns.copiedTypes,
-                rows: replaced.lazy.map(PostgresColumns.row))
+        if let rows = prepared.newEvents { try connection.copy(encoded: rows) }
+        if let rows = prepared.changedEvents {
+            try connection.copy(encoded: rows)
+            let columns = PostgresColumns.copied.joined(separator: ", ")
             let assignments = PostgresColumns.copied.dropFirst().map { "\($0) = excluded.\($0)" }
             try connection.execute(
                 """
@@ -243,6 +260,7 @@ struct PostgresBatchWrites: IdentityStore {
                 """)
             try connection.execute("TRUNCATE quake_staging")
         }
+        let feedTimes = prepared.feedTimes
         if !feedTimes.isEmpty {
             var statement = PostgresStatement()
             let ids = statement.bind(array: feedTimes.map(\.id))
@@ -255,9 +273,9 @@ struct PostgresBatchWrites: IdentityStore {
                 WHERE quake.id = later.id
                 """, statement.parameters)
         }
-        if !deleted.isEmpty {
+        if !prepared.deleted.isEmpty {
             var statement = PostgresStatement()
-            let ids = statement.bind(array: deleted)
+            let ids = statement.bind(array: prepared.deleted)
             try connection.execute("DELETE FROM quake WHERE id = ANY(\(ids))", statement.parameters)
         }
         // Only an id stored before the batch can have changed in an earlier batch of the ingest.
@@ -268,6 +286,21 @@ struct PostgresBatchWrites: IdentityStore {
         storedOwners = [:]
         unflushed = [:]
         previousFlush = nil
+        self.prepared = nil
+    }
+
+    /// `rows` encoded for `sql`, a binary COPY of columns of `types`; nil when there are none.
+    private static func encoded<Row>(
+        _ rows: [Row], for sql: String, types: [PostgresColumnType], _ values: (Row) -> [PostgresValue?]
+    ) throws(PostgresError) -> PostgresCopyRows? {
+        guard !rows.isEmpty else { return nil }
+        var encoded = PostgresCopyRows(for: sql, format: .binary(types))
+        for row in rows { try encoded.append(values(row)) }
+        return encoded
+    }
+
+    private static func copyEvents(into table: String) -> String {
+        "COPY \(table) (\(PostgresColumns.copied.joined(separator: ", "))) FROM STDIN"
     }
 
     private static func copyIdentity(into table: String) -> String {

@@ -88,6 +88,7 @@ public actor PostgresStore: QuakeWriting {
             let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
             // Noted here, not by the writes, which their flush takes to another thread.
             if let fresh = active.fresh { for id in writes.ownedIDs { fresh.insert(id) } }
+            try writes.prepare()
             unflushed = writes
             return outcome
         } catch {

@@ -1,3 +1,4 @@
+import Bytes
 import QuakesCore
 import SQLite
 

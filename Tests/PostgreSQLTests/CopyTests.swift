@@ -81,6 +81,35 @@ import Testing
         }
     }
 
+    /// Rows encoded before the COPY starts, as an ingest encodes a batch while the server stores
+    /// the one before, in both formats: a refused row leaves the rows around it whole, and the
+    /// encoded rows arrive as sent.
+    @Test(arguments: [false, true])
+    func rowsEncodedAheadArriveExactlyAsSent(binary: Bool) async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            var encoded = PostgresCopyRows(
+                for: Self.copyStaging, format: binary ? .binary([.bigint, .text, .double, .boolean, .text]) : .text)
+            let texts = ValueTests.awkwardTexts
+            let sent: [[PostgresValue?]] = texts.indices.map { index in
+                [.integer(Int64(index)), .text(texts[index]), .real(Double(index) / 4), .bool(index % 2 == 0), nil]
+            }
+            for (index, row) in sent.enumerated() {
+                try encoded.append(row)
+                if index == 1 {
+                    let refused = #expect(throws: PostgresError.self) {
+                        try encoded.append([99, "NUL\u{0}", 1.0, nil, nil])
+                    }
+                    #expect(refused?.sqlState == "22021")
+                }
+            }
+            #expect(encoded.rowCount == sent.count)
+            #expect(try connection.copy(encoded: encoded) == sent.count)
+            #expect(try rows(connection) == sent)
+        }
+    }
+
     @Test func badDataFailsWithTheServersSQLStateAndStoresNothing() async throws {
         try await TestDatabase.with { database in
             let connection = try database.connect()

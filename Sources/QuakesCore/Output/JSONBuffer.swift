@@ -1,3 +1,5 @@
+import Bytes
+
 /// JSON text built straight into bytes, for listings of millions of rows: no intermediate values,
 /// strings escaped in one pass over their UTF-8.
 package struct JSONBuffer: JSONOutput {
