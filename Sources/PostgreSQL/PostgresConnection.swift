@@ -246,10 +246,10 @@ public final class PostgresConnection {
         try startCopy(rows).finish()
     }
 
-    private func copy(_ first: consuming PostgresCopyRows, rows: some Sequence<[PostgresValue?]>)
+    private func copy(_ encoding: consuming PostgresCopyRows, rows: some Sequence<[PostgresValue?]>)
         throws(PostgresError) -> Int
     {
-        var writer = try startCopy(first)
+        var writer = try startCopy(encoding)
         do throws(PostgresError) {
             for row in rows { try writer.append(row) }
         } catch {

@@ -2,7 +2,7 @@ import Bytes
 
 /// Rows encoded in COPY's text or binary format, apart from any connection: what a
 /// `PostgresCopyWriter` sends in chunks as rows are written, or what a caller encodes ahead and
-/// `PostgresConnection.copy(_:encoded:)` sends whole. An ingest encodes a batch's rows while the
+/// `PostgresConnection.copy(encoded:)` sends. An ingest encodes a batch's rows while the
 /// server stores the batch before, so that the server is not kept waiting while they are encoded.
 public struct PostgresCopyRows: Sendable {
     /// COPY's text format, or its binary format with the columns' types.
@@ -21,10 +21,10 @@ public struct PostgresCopyRows: Sendable {
     public private(set) var rowCount = 0
 
     /// Rows for `sql`, a `COPY table (columns) FROM STDIN`, in `format`.
-    public init(for sql: String, format: Format, capacity: Int = 1 << 16) {
+    public init(for sql: String, format: Format) {
         if case .binary = format { self.sql = sql + " WITH (FORMAT binary)" } else { self.sql = sql }
         self.format = format
-        buffer = ByteBuffer(capacity: capacity)
+        buffer = ByteBuffer(capacity: 1 << 16)
         if case .binary = format {
             // The signature, then no flags and no header extension.
             ([UInt8]("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]).withUnsafeBufferPointer { buffer.append($0) }

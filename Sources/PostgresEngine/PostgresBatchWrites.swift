@@ -50,12 +50,12 @@ struct PostgresBatchWrites: IdentityStore {
         try connection.execute(
             """
             CREATE TEMPORARY TABLE IF NOT EXISTS quake_staging AS
-                SELECT \(PostgresColumns.copied.joined(separator: ", ")) FROM quake WITH NO DATA
+                SELECT \(PostgresColumns.copiedList) FROM quake WITH NO DATA
             """)
         try connection.execute(
             """
             CREATE TEMPORARY TABLE IF NOT EXISTS identity_staging AS
-                SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity WITH NO DATA
+                SELECT \(identityColumns) FROM identity WITH NO DATA
             """)
     }
 
@@ -232,25 +232,27 @@ struct PostgresBatchWrites: IdentityStore {
     /// Writes what the batch decided, in bulk; every id is in one group only, so the order of the
     /// statements does not matter.
     mutating func flush() throws {
+        // The store prepares every batch it decides; this is for a batch it did not.
         try prepare()
-        guard let prepared else { return }
-        if let rows = prepared.newIdentities { try connection.copy(encoded: rows) }
-        if let rows = prepared.changedIdentities {
+        // Taken out, so that each COPY's rows are held once and sent without a copy.
+        guard var prepared = prepared.take() else { return }
+        if let rows = prepared.newIdentities.take() { try connection.copy(encoded: rows) }
+        if let rows = prepared.changedIdentities.take() {
             try connection.copy(encoded: rows)
             try connection.execute(
                 """
-                INSERT INTO identity (id, event, updated, generated, digest, deleted, time, fingerprint)
-                SELECT id, event, updated, generated, digest, deleted, time, fingerprint FROM identity_staging
+                INSERT INTO identity (\(Self.identityColumns))
+                SELECT \(Self.identityColumns) FROM identity_staging
                 ON CONFLICT (id) DO UPDATE SET event = excluded.event, updated = excluded.updated,
                     generated = excluded.generated, digest = excluded.digest, deleted = excluded.deleted,
                     time = excluded.time, fingerprint = excluded.fingerprint
                 """)
             try connection.execute("TRUNCATE identity_staging")
         }
-        if let rows = prepared.newEvents { try connection.copy(encoded: rows) }
-        if let rows = prepared.changedEvents {
+        if let rows = prepared.newEvents.take() { try connection.copy(encoded: rows) }
+        if let rows = prepared.changedEvents.take() {
             try connection.copy(encoded: rows)
-            let columns = PostgresColumns.copied.joined(separator: ", ")
+            let columns = PostgresColumns.copiedList
             let assignments = PostgresColumns.copied.dropFirst().map { "\($0) = excluded.\($0)" }
             try connection.execute(
                 """
@@ -286,7 +288,6 @@ struct PostgresBatchWrites: IdentityStore {
         storedOwners = [:]
         unflushed = [:]
         previousFlush = nil
-        self.prepared = nil
     }
 
     /// `rows` encoded for `sql`, a binary COPY of columns of `types`; nil when there are none.
@@ -300,12 +301,15 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     private static func copyEvents(into table: String) -> String {
-        "COPY \(table) (\(PostgresColumns.copied.joined(separator: ", "))) FROM STDIN"
+        "COPY \(table) (\(PostgresColumns.copiedList)) FROM STDIN"
     }
 
     private static func copyIdentity(into table: String) -> String {
-        "COPY \(table) (id, event, updated, generated, digest, deleted, time, fingerprint) FROM STDIN"
+        "COPY \(table) (\(identityColumns)) FROM STDIN"
     }
+
+    /// The columns of `identity` a batch writes, in the order of `identityTypes` and `identityRow`.
+    private static let identityColumns = "id, event, updated, generated, digest, deleted, time, fingerprint"
 
     /// The types of the columns `copyIdentity` names, in order.
     private static let identityTypes: [PostgresColumnType] = [

@@ -19,6 +19,9 @@ enum PostgresColumns {
     /// `TextFolding`) so that place matching does not depend on the server's collation.
     static let copied = names + ["place_folded"]
 
+    /// `copied`, for statements.
+    static let copiedList = copied.joined(separator: ", ")
+
     /// The types of `copied`, for a binary COPY.
     static let copiedTypes: [PostgresColumnType] =
         QuakeField.allCases.map { field in
