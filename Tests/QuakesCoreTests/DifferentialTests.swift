@@ -7,7 +7,7 @@ import Testing
 /// feed rules) on documents no one wrote by hand: generated ones, with every field given values of
 /// every JSON type, and real feeds damaged byte by byte. Both must agree on every feature, or both
 /// refuse the document.
-@Suite struct DifferentialTests {
+@Suite(.disabled(if: SuiteMode.isThreadSanitized, "one thread")) struct DifferentialTests {
     /// SplitMix64: a small seedable generator, so that a failure can be replayed from its seed.
     struct Random: RandomNumberGenerator {
         var state: UInt64

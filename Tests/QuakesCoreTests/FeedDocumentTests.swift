@@ -4,7 +4,7 @@ import Testing
 @testable import QuakesCore
 
 /// Whole documents through the splitter and the decoder, against the JSONDecoder-based reference.
-@Suite struct FeedDocumentTests {
+@Suite(.disabled(if: SuiteMode.isThreadSanitized, "one thread")) struct FeedDocumentTests {
     @Test(arguments: Fixtures.geojsonFiles)
     func everyFixtureDecodesToWhatTheReferenceDecoderReads(name: String) throws {
         let bytes = try Fixtures.bytes(name)

@@ -4,7 +4,7 @@ import Testing
 
 /// The listing's number and time writers are hand-written for speed; the standard library's text
 /// is their oracle.
-@Suite struct JSONBufferTests {
+@Suite(.disabled(if: SuiteMode.isThreadSanitized, "one thread")) struct JSONBufferTests {
     private func written(_ write: (inout JSONBuffer) -> Void) -> String {
         var buffer = JSONBuffer()
         write(&buffer)

@@ -5,7 +5,7 @@ import Testing
 
 /// The zones quakes reads from the system's database and POSIX rules, against Foundation's
 /// `TimeZone` (ICU, with its own copy of the database), which the tests still link.
-@Suite struct ZoneRulesTests {
+@Suite(.disabled(if: SuiteMode.isThreadSanitized, "one thread")) struct ZoneRulesTests {
     /// Zones with daylight time north and south, half and quarter hours, a half-hour daylight
     /// shift (Lord Howe), rules changed in living memory, and none at all.
     static let zones = [
