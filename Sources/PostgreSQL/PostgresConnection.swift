@@ -290,13 +290,15 @@ public final class PostgresConnection {
         return PostgresCopyWriter(connection: self, rows: rows)
     }
 
-    /// Sends `data`, part of the rows of the COPY under way.
+    /// Sends `data`, part of the rows of the COPY under way, in messages of at most
+    /// `PostgresCopyWriter.chunkSize` bytes, which COPY allows anywhere in a row: rows encoded ahead
+    /// (a whole batch) go in the same messages as rows written one by one, and `PQputCopyData`'s
+    /// int count never overflows.
     func sendCopyData(_ data: UnsafeRawBufferPointer, sql: String) throws(PostgresError) {
         guard let start = data.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
-        // PQputCopyData takes an int count: a huge row goes in pieces, which COPY allows.
         var offset = 0
         while offset < data.count {
-            let count = min(data.count - offset, 1 << 30)
+            let count = min(data.count - offset, PostgresCopyWriter.chunkSize)
             // In blocking mode, libpq returns 1 once the data is queued or sent, -1 on failure.
             guard cpq_PQputCopyData(handle, start + offset, Int32(count)) == 1 else {
                 throw libpqFailure(sql: sql)

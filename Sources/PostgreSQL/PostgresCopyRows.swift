@@ -22,15 +22,17 @@ public struct PostgresCopyRows: Sendable {
 
     /// Rows for `sql`, a `COPY table (columns) FROM STDIN`, in `format`.
     public init(for sql: String, format: Format) {
-        if case .binary = format { self.sql = sql + " WITH (FORMAT binary)" } else { self.sql = sql }
         self.format = format
         buffer = ByteBuffer(capacity: 1 << 16)
-        if case .binary = format {
-            // The signature, then no flags and no header extension.
-            ([UInt8]("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]).withUnsafeBufferPointer { buffer.append($0) }
-            appendBigEndian(Int32(0))
-            appendBigEndian(Int32(0))
+        guard case .binary = format else {
+            self.sql = sql
+            return
         }
+        self.sql = sql + " WITH (FORMAT binary)"
+        // The signature, then no flags and no header extension.
+        ([UInt8]("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]).withUnsafeBufferPointer { buffer.append($0) }
+        appendBigEndian(Int32(0))
+        appendBigEndian(Int32(0))
     }
 
     /// Adds one row; its values must match the columns the COPY statement names, in order.

@@ -32,22 +32,13 @@ public struct PostgresCopyWriter: ~Copyable {
         if rows.buffer.count >= Self.chunkSize { try flush() }
     }
 
-    /// Sends the rows encoded so far, `chunkSize` bytes at a time: rows encoded ahead (a whole
-    /// batch) go in the same chunks as rows written one by one.
+    /// Sends the rows encoded so far (in `chunkSize` messages, `PostgresConnection.sendCopyData`).
     private mutating func flush() throws(PostgresError) {
         let sql = rows.sql
         let connection = connection
         // withUnsafeBufferPointer rethrows untyped errors; the Result keeps the type.
         try rows.buffer.withUnsafeBufferPointer { bytes in
-            Result { () throws(PostgresError) in
-                var start = 0
-                while start < bytes.count {
-                    let end = min(start + Self.chunkSize, bytes.count)
-                    let chunk = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    try connection.sendCopyData(UnsafeRawBufferPointer(chunk), sql: sql)
-                    start = end
-                }
-            }
+            Result { () throws(PostgresError) in try connection.sendCopyData(UnsafeRawBufferPointer(bytes), sql: sql) }
         }.get()
         rows.removeSentBytes()
     }
