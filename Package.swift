@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
-        .target(name: "LocalHTTPServer", dependencies: ["Locking"]),
+        .target(name: "LocalHTTPServer", dependencies: ["Bytes", "Locking"]),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
         .executableTarget(
             name: "quakes-bench",

@@ -43,7 +43,23 @@ public struct ByteBuffer: Sendable {
 
     /// A copy of the bytes.
     public var bytes: [UInt8] {
-        Array(UnsafeBufferPointer(start: storage.base, count: used))
+        // Copied into an array made for them rather than by `Array(_:)` from a buffer pointer: in
+        // the debug builds the tests run, that generic path asked the runtime for the array's type
+        // under a lock at every call, which concurrent writers queued on.
+        guard used > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: used) { array, count in
+            array.baseAddress!.initialize(from: storage.base, count: used)
+            count = used
+        }
+    }
+
+    /// The bytes as UTF-8 text, ill-formed sequences repaired.
+    public var text: String {
+        guard used > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: used) { text in
+            text.baseAddress!.initialize(from: storage.base, count: used)
+            return used
+        }
     }
 
     /// Empties the buffer, keeping its storage.

@@ -1,37 +1,50 @@
+import Bytes
+
 extension FDSNEmulator {
     /// Bytes of JSON written straight into one buffer: a 20,000-event answer has to be quick, and
     /// JSONSerialization would build a tree of objects first.
+    ///
+    /// Written through the project's growable bytes (`ByteBuffer`), whose appends are specialised
+    /// in every build: an array's generic `append(contentsOf:)`, in the debug builds the tests
+    /// run, asked the runtime for the array's type under a lock at every call.
     struct JSONWriter {
-        private(set) var bytes: [UInt8] = []
+        private var buffer: ByteBuffer
 
         init(capacity: Int) {
-            bytes.reserveCapacity(capacity)
+            buffer = ByteBuffer(capacity: capacity)
         }
 
+        /// A copy of the text written.
+        var bytes: [UInt8] { buffer.bytes }
+
         mutating func byte(_ byte: UInt8) {
-            bytes.append(byte)
+            buffer.append(byte)
         }
 
         /// Text that is already JSON; literals come this way, copied at once.
         mutating func raw(_ text: StaticString) {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            buffer.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
         /// Text that is already JSON.
         mutating func raw(_ text: String) {
             var text = text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            text.withUTF8 { buffer.append($0) }
         }
 
         mutating func integer(_ value: Int64) {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            if value < 0 { buffer.append(UInt8(ascii: "-")) }
             var magnitude = value.magnitude
-            let start = bytes.count
-            repeat {
-                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                magnitude /= 10
-            } while magnitude > 0
-            bytes[start...].reverse()
+            // 20 digits hold any UInt64, written from the end.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var start = 20
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                buffer.append(UnsafeBufferPointer(start: digits.baseAddress! + start, count: 20 - start))
+            }
         }
 
         /// A number in the shortest form that reads back as the same `Double`, without a `.0`
@@ -54,26 +67,31 @@ extension FDSNEmulator {
                 raw("null")
                 return
             }
-            bytes.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
             escaped(value)
-            bytes.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
         }
 
         /// A comma-led and comma-ended list, as ComCat writes `ids`, `sources` and `types`.
         mutating func list(_ values: [String]) {
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(UInt8(ascii: ","))
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: ","))
             for value in values {
                 escaped(value)
-                bytes.append(UInt8(ascii: ","))
+                buffer.append(UInt8(ascii: ","))
             }
-            bytes.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
         }
 
         /// The inside of a JSON string: quotes, backslashes and control characters escaped, the
         /// rest as UTF-8.
         mutating func escaped(_ value: String) {
-            if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var plain = true
+            for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                plain = false
+                break
+            }
+            if plain {
                 raw(value)  // The usual case, copied at once.
                 return
             }
@@ -86,8 +104,10 @@ extension FDSNEmulator {
                 case UInt8(ascii: "\t"): raw(#"\t"#)
                 case 0..<0x20:
                     let hex = Array("0123456789abcdef".utf8)
-                    bytes += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-                default: bytes.append(byte)
+                    raw(#"\u00"#)
+                    buffer.append(hex[Int(byte >> 4)])
+                    buffer.append(hex[Int(byte & 15)])
+                default: buffer.append(byte)
                 }
             }
         }

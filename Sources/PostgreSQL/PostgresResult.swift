@@ -51,18 +51,42 @@ public final class PostgresResult {
 
     /// The value as text, or nil for NULL (wraps `PQgetvalue` and `PQgetlength`).
     public func string(row: Int, column: Int) -> String? {
+        withBytes(row: row, column: column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value as an integer, or nil for NULL or for text that is not one.
+    ///
+    /// Read from the value's bytes, as `Int64(_:)` reads a string (a sign, then decimal digits),
+    /// without making the string: a listing reads a dozen integers a row.
+    public func int64(row: Int, column: Int) -> Int64? {
+        withBytes(row: row, column: column) { bytes -> Int64? in
+            let negative = bytes.first == UInt8(ascii: "-")
+            let start = negative || bytes.first == UInt8(ascii: "+") ? 1 : 0
+            guard start < bytes.count else { return nil }
+            // Gathered below zero, where Int64.min fits.
+            var value: Int64 = 0
+            for index in start..<bytes.count {
+                let digit = Int64(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (next, underflow) = shifted.subtractingReportingOverflow(digit)
+                guard !overflow, !underflow else { return nil }
+                value = next
+            }
+            if negative { return value }
+            return value == .min ? nil : -value
+        } ?? nil
+    }
+
+    /// `body` with the bytes of the value at `row`, `column`, or nil for NULL.
+    private func withBytes<Value>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value? {
         guard !isNull(row: row, column: column), let text = cpq_PQgetvalue(handle, Int32(row), Int32(column)) else {
             return nil
         }
         let count = Int(cpq_PQgetlength(handle, Int32(row), Int32(column)))
         return text.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+            body(UnsafeBufferPointer(start: $0, count: count))
         }
-    }
-
-    /// The value as an integer, or nil for NULL or for text that is not one.
-    public func int64(row: Int, column: Int) -> Int64? {
-        string(row: row, column: column).flatMap { Int64($0) }
     }
 
     /// The value as an integer, or nil for NULL or for text that is not one.

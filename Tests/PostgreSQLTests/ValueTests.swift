@@ -29,6 +29,17 @@ import Testing
                 let result = try connection.execute("SELECT $1::bigint", [.integer(integer)])
                 #expect(result.int64(row: 0, column: 0) == integer)
             }
+            // Text read as an integer the way Swift's Int64(_:) reads it, whatever the text.
+            let texts = [
+                "42", "+42", "-42", "-0", "007", "", "-", "+", " 1", "1 ", "1.0", "1e3", "0x10", "١٢",
+                "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+                "99999999999999999999999",
+            ]
+            for text in texts {
+                let result = try connection.execute("SELECT $1::text", [.text(text)])
+                #expect(result.int64(row: 0, column: 0) == Int64(text), "\(text)")
+            }
+            #expect(try connection.execute("SELECT NULL::bigint").int64(row: 0, column: 0) == nil)
             for bool in [true, false] {
                 let result = try connection.execute("SELECT $1::boolean, NOT $1::boolean", [.bool(bool)])
                 #expect(result.bool(row: 0, column: 0) == bool)

@@ -435,8 +435,9 @@ enum Property: Int, CaseIterable {
     /// The property a key names. USGS writes properties in a fixed order, so the one after the
     /// previous key is tried first: one comparison per key on real feeds.
     static func matching(_ key: JSONScanner.RawString, in scanner: JSONScanner, predicted: Int) -> Property? {
-        if predicted < allCases.count, scanner.matches(key, allCases[predicted].name) {
-            return allCases[predicted]
+        // By its raw value, not `allCases[predicted]`, which builds the array of every case first.
+        if let property = Property(rawValue: predicted), scanner.matches(key, property.name) {
+            return property
         }
         if key.hasEscapes {  // "m\u0061g" is "mag".
             let name = scanner.string(key)

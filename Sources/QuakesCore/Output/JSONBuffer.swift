@@ -19,6 +19,11 @@ package struct JSONBuffer: JSONOutput {
         text.bytes
     }
 
+    /// The text, as a string.
+    package var string: String {
+        text.text
+    }
+
     package var isEmpty: Bool {
         text.isEmpty
     }

@@ -130,7 +130,10 @@ extension JSONOutput {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { text in
             func put(_ value: Int64, width: Int, at end: Int) {
                 var remaining = value
-                for index in stride(from: end - 1, through: end - width, by: -1) {
+                var index = end
+                // A loop of its own, not `stride`: see `QuakeFormats.writeJSONObject`.
+                while index > end - width {
+                    index -= 1
                     text[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
                     remaining /= 10
                 }
@@ -166,7 +169,7 @@ extension JSONOutput {
                 buffer[start] = UInt8(ascii: "0") + UInt8(remaining % 10)
                 remaining /= 10
             } while remaining > 0 || 20 - start < width
-            raw(UnsafeBufferPointer(rebasing: buffer[start...]))
+            raw(UnsafeBufferPointer(start: buffer.baseAddress! + start, count: 20 - start))
         }
     }
 }

@@ -33,14 +33,17 @@ public enum JSONValue: Sendable, Equatable {
         case let .raw(json): text += json
         case let .array(values):
             text += "["
-            for (index, value) in values.enumerated() {
+            // By index, not `enumerated()`: see `QuakeFormats.writeJSONObject`.
+            for index in values.indices {
+                let value = values[index]
                 if index > 0 { text += "," }
                 value.write(to: &text)
             }
             text += "]"
         case let .object(members):
             text += "{"
-            for (index, (key, value)) in members.enumerated() {
+            for index in members.indices {
+                let (key, value) = members[index]
                 if index > 0 { text += "," }
                 Self.quote(key, into: &text)
                 text += ":"
@@ -61,7 +64,7 @@ public enum JSONValue: Sendable, Equatable {
     public static func quote(_ string: String, into text: inout String) {
         var buffer = JSONBuffer(capacity: string.utf8.count + 2)
         buffer.string(string)
-        text += String(decoding: buffer.bytes, as: UTF8.self)
+        text += buffer.string
     }
 }
 

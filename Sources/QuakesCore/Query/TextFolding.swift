@@ -26,9 +26,9 @@ package enum TextFolding {
         -> Bool
     {
         guard !needle.isEmpty else { return true }
-        if haystack.allSatisfy({ $0 < 0x80 }) {
+        if isASCII(haystack) {
             // A folded needle that is still not ASCII cannot be in ASCII text.
-            guard needle.allSatisfy({ $0 < 0x80 }) else { return false }
+            guard isASCII(needle) else { return false }
             return asciiContains(haystack, needle)
         }
         var folded = fold(String(decoding: haystack, as: UTF8.self))
@@ -51,9 +51,11 @@ package enum TextFolding {
     /// Orders two UTF-8 texts by their folded forms: texts that differ only in case and accents
     /// are equal, and the sort's own tie-breakers (newest first, then id) decide between them.
     package static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
-        if left.allSatisfy({ $0 < 0x80 }), right.allSatisfy({ $0 < 0x80 }) {
-            for (a, b) in zip(left, right) where lowerASCII(a) != lowerASCII(b) {
-                return lowerASCII(a) < lowerASCII(b) ? -1 : 1
+        if isASCII(left), isASCII(right) {
+            for index in 0..<min(left.count, right.count) {
+                let a = lowerASCII(left[index])
+                let b = lowerASCII(right[index])
+                if a != b { return a < b ? -1 : 1 }
             }
             return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
         }
@@ -66,6 +68,14 @@ package enum TextFolding {
     /// `text` with ASCII capitals lower-cased and nothing else changed, as SQLite's `lower()` does.
     package static func asciiLowercased(_ text: String) -> String {
         String(decoding: text.utf8.map(lowerASCII), as: UTF8.self)
+    }
+
+    /// Whether every byte is ASCII. A loop of its own, not `allSatisfy`: unspecialised, as in the
+    /// debug builds the tests run, each step of the generic algorithm asks the runtime for a type
+    /// under a lock, which concurrent sorts queued on.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 
     @inline(__always)
