@@ -134,8 +134,8 @@ test-long: test-deps
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 scripts/with-postgres $(SWIFT) test --skip-build --filter '$(LONG_SUITES)'
 
 # The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
-# report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower; every suite
-# takes about 10 minutes on two cores (601 s on 2026-12-06). TSAN_SUITES narrows it (a --filter pattern) for a quicker look,
+# report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower; its run of
+# the suites took 601 s on two cores (2026-12-06). TSAN_SUITES narrows it (a --filter pattern) for a quicker look,
 # TSAN_SKIP (a --skip pattern) leaves tests out.
 TSAN_SUITES ?= .
 TSAN_SKIP ?=

@@ -32,8 +32,8 @@ let package = Package(
         // cairo, opened with dlopen on first use (see Sources/CCairo/include/ccairo.h), so that only
         // a PNG or PDF picture loads it; headers from Debian's libcairo2-dev.
         .target(name: "CCairo"),
-        // The growable bytes that JSON listings, the SQLite reader's batches and PostgreSQL's COPY
-        // are written into (see ByteBuffer.swift).
+        // The growable bytes that JSON listings, the SQLite reader's batches, PostgreSQL's COPY and
+        // the FDSN emulator's answers are written into (see ByteBuffer.swift).
         .target(name: "Bytes"),
         // Our thin PostgreSQL wrapper, for a PostgreSQL store: no C pointer escapes it.
         .target(name: "PostgreSQL", dependencies: ["CLibPQ", "Bytes"]),

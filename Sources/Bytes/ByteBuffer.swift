@@ -1,6 +1,7 @@
 /// Bytes appended through a pointer, for text built a few bytes at a time by the million: a JSON
 /// listing appends some 70 runs of bytes a row, the SQLite reader copies some 15 texts a row out of
-/// SQLite's buffers, and a PostgreSQL COPY writes each field of each row in two or three runs.
+/// SQLite's buffers, and a PostgreSQL COPY writes each field of each row in two or three runs (the
+/// tests' FDSN emulator writes its answers here too).
 /// `Array.append(contentsOf:)` cost about 90 instructions a run, most of them checks this type
 /// makes once.
 ///
@@ -96,6 +97,23 @@ public struct ByteBuffer: Sendable {
 
     @inlinable public mutating func append(_ more: UnsafeRawBufferPointer) {
         append(more.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// `value` in decimal, written straight in: the COPY text format's integers and the FDSN
+    /// emulator's.
+    @inlinable public mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // 20 digits hold any UInt64; they are made from the last.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(UnsafeBufferPointer(start: digits.baseAddress! + start, count: 20 - start))
+        }
     }
 
     /// Gives the buffer a storage of its own with room for `needed` bytes at least, doubling.

@@ -4,9 +4,9 @@ extension FDSNEmulator {
     /// Bytes of JSON written straight into one buffer: a 20,000-event answer has to be quick, and
     /// JSONSerialization would build a tree of objects first.
     ///
-    /// Written through the project's growable bytes (`ByteBuffer`), whose appends are specialised
-    /// in every build: an array's generic `append(contentsOf:)`, in the debug builds the tests
-    /// run, asked the runtime for the array's type under a lock at every call.
+    /// Written through the project's growable bytes (`ByteBuffer`), whose appends are not generic:
+    /// an array's `append(contentsOf:)`, unspecialised in the debug builds the tests run, asked the
+    /// Swift runtime for the array's type under a lock at every call (perf, under ThreadSanitizer).
     struct JSONWriter {
         private var buffer: ByteBuffer
 
@@ -33,18 +33,7 @@ extension FDSNEmulator {
         }
 
         mutating func integer(_ value: Int64) {
-            if value < 0 { buffer.append(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            // 20 digits hold any UInt64, written from the end.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var start = 20
-                repeat {
-                    start -= 1
-                    digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                buffer.append(UnsafeBufferPointer(start: digits.baseAddress! + start, count: 20 - start))
-            }
+            buffer.appendDecimal(value)
         }
 
         /// A number in the shortest form that reads back as the same `Double`, without a `.0`

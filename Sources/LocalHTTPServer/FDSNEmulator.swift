@@ -300,8 +300,10 @@ public final class FDSNEmulator: Sendable {
         }
         writer.raw(#"},"features":["#)
         var box = BoundingBox()
-        for (position, index) in page.enumerated() {
-            if position > 0 { writer.byte(UInt8(ascii: ",")) }
+        // By position, not `enumerated()`: see `JSONWriter`.
+        for position in page.indices {
+            let index = page[position]
+            if position > page.startIndex { writer.byte(UInt8(ascii: ",")) }
             // Not bound to a local: a copy of an event retains each of its strings.
             writeFeature(snapshot.events[index], into: &writer, products: false)
             box.add(snapshot.events[index], depth: writtenDepth(snapshot.events[index]))
@@ -309,8 +311,10 @@ public final class FDSNEmulator: Sendable {
         writer.raw("]")
         if !page.isEmpty {
             writer.raw(#","bbox":["#)
-            for (position, value) in box.values.enumerated() {
+            let values = box.values
+            for position in values.indices {
                 if position > 0 { writer.byte(UInt8(ascii: ",")) }
+                let value = values[position]
                 writer.number(value)
             }
             writer.raw("]")

@@ -59,7 +59,8 @@ public struct PostgresCopyRows: Sendable {
     }
 
     private mutating func appendFields(of row: [PostgresValue?]) throws(PostgresError) {
-        for (index, value) in row.enumerated() {
+        for index in row.indices {
+            let value = row[index]
             if index > 0 { buffer.append(UInt8(ascii: "\t")) }
             guard let value else {
                 buffer.append(UInt8(ascii: "\\"))
@@ -68,7 +69,7 @@ public struct PostgresCopyRows: Sendable {
             }
             switch value {
             case .text(let text): try appendEscaped(text)
-            case .integer(let integer): appendDecimal(integer)
+            case .integer(let integer): buffer.appendDecimal(integer)
             case .real(let real): appendUTF8(PostgresValue.text(of: real))
             case .bool(let bool): buffer.append(bool ? UInt8(ascii: "t") : UInt8(ascii: "f"))
             }
@@ -84,8 +85,8 @@ public struct PostgresCopyRows: Sendable {
             throw PostgresError(message: "a row of \(row.count) values for \(types.count) columns", sql: sql)
         }
         appendBigEndian(Int16(row.count))
-        // By index, not `zip`: unspecialised, as in the debug builds the tests run, each step of a
-        // zip asks the runtime for its element's type under a lock that concurrent writers queue on.
+        // By index, not `zip`: perf showed the debug builds the tests run queueing, at each step of an
+        // unspecialised zip, on the Swift runtime's lock for its element's type.
         for index in row.indices {
             switch (row[index], types[index]) {
             case (nil, _):
@@ -135,22 +136,6 @@ public struct PostgresCopyRows: Sendable {
 
     private mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
         withUnsafeBytes(of: value.bigEndian) { buffer.append($0) }
-    }
-
-    /// `value` in decimal, written straight into the buffer.
-    private mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // 20 digits hold any UInt64; they are made from the last.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            buffer.append(UnsafeBufferPointer(rebasing: digits[start...]))
-        }
     }
 
     private mutating func appendEscaped(_ text: String) throws(PostgresError) {

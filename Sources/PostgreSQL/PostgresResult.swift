@@ -60,14 +60,15 @@ public final class PostgresResult {
     /// without making the string: a listing reads a dozen integers a row.
     public func int64(row: Int, column: Int) -> Int64? {
         withBytes(row: row, column: column) { bytes -> Int64? in
-            let negative = bytes.first == UInt8(ascii: "-")
-            let start = negative || bytes.first == UInt8(ascii: "+") ? 1 : 0
+            guard bytes.count > 0 else { return nil }
+            let negative = bytes[0] == UInt8(ascii: "-")
+            let start = negative || bytes[0] == UInt8(ascii: "+") ? 1 : 0
             guard start < bytes.count else { return nil }
             // Gathered below zero, where Int64.min fits.
             var value: Int64 = 0
             for index in start..<bytes.count {
                 let digit = Int64(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
+                guard digit >= 0, digit <= 9 else { return nil }
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
                 let (next, underflow) = shifted.subtractingReportingOverflow(digit)
                 guard !overflow, !underflow else { return nil }
@@ -91,7 +92,7 @@ public final class PostgresResult {
 
     /// The value as an integer, or nil for NULL or for text that is not one.
     public func int(row: Int, column: Int) -> Int? {
-        string(row: row, column: column).flatMap { Int($0) }
+        int64(row: row, column: column).flatMap { Int(exactly: $0) }
     }
 
     /// The value as a real number, or nil for NULL or for text that is not one.

@@ -200,6 +200,6 @@ struct IngestStatements: IdentityStore {
             json.string(id)
         }
         json.raw("]")
-        return String(decoding: json.bytes, as: UTF8.self)
+        return json.string
     }
 }

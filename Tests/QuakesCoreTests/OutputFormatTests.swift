@@ -129,6 +129,13 @@ import Testing
                 """)
         #expect(QuakeFormats.csvQuoted(#"say "hi", then"#) == #""say ""hi"", then""#)
         #expect(QuakeFormats.csvQuoted("two\nlines") == "\"two\nlines\"")
+        #expect(QuakeFormats.csvQuoted("CR LF\r\nend") == "\"CR LF\r\nend\"")
+        #expect(QuakeFormats.csvQuoted("Ōfunato, Japan") == "\"Ōfunato, Japan\"")
+        #expect(QuakeFormats.csvQuoted("plain") == "plain")
+        // A comma or quote that a combining mark follows is one Character, but CSV readers act on
+        // its byte: quoted, and the quote doubled.
+        #expect(QuakeFormats.csvQuoted(",\u{301}") == "\",\u{301}\"")
+        #expect(QuakeFormats.csvQuoted("a\"\u{301}b") == "\"a\"\"\u{301}b\"")
     }
 
     @Test(arguments: TestEngine.allCases) func geoJSONReadsBackToIdenticalRows(engine: TestEngine) async throws {

@@ -56,10 +56,11 @@ package enum QuakeFormats {
         let fields = QuakeField.listed
         keys.bytes.withUnsafeBufferPointer { keyBytes in
             var start = 0
-            // By index, not `zip`: unspecialised, as in the debug builds the tests run, each step of
-            // a zip asks the runtime for its element's type under a lock, which the threads of
-            // concurrent listings then queued on (under ThreadSanitizer, the engine parity suite
-            // spent 190 s of its 384 in the kernel, most of it in that lock's futex calls).
+            // By index, not `zip`: perf showed the debug builds the tests run asking the Swift
+            // runtime, at each step of an unspecialised zip, for its element's type under a lock
+            // that the threads of concurrent listings queued on (under ThreadSanitizer, the engine
+            // parity suite spent 190 s of its 384 in the kernel, most of it in that lock's futex
+            // calls).
             for index in fields.indices {
                 let field = fields[index]
                 let end = keys.ends[index]
@@ -119,14 +120,23 @@ package enum QuakeFormats {
 
     /// A field quoted when it must be: when it holds a comma, a quote, or a line break.
     static func csvQuoted(_ text: String) -> String {
-        // By byte (a CR LF holds a CR), in a loop of its own: see `writeJSONObject`.
+        // By byte, as CSV readers split and unquote: a comma or quote that a combining mark follows
+        // is one Character but still the byte they act on (and a CR LF holds a CR). A loop of its
+        // own, not `contains(where:)`: see `writeJSONObject`.
         var needsQuotes = false
         for byte in text.utf8 where byte == .comma || byte == .quote || byte == .newline || byte == .carriageReturn {
             needsQuotes = true
             break
         }
         guard needsQuotes else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        var quoted: [UInt8] = [.quote]
+        quoted.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            quoted.append(byte)
+            if byte == .quote { quoted.append(.quote) }
+        }
+        quoted.append(.quote)
+        return String(decoding: quoted, as: UTF8.self)
     }
 
     /// The quake as a GeoJSON feature in the USGS shape: millisecond times, `[lon, lat, depth]`, and
