@@ -70,17 +70,18 @@ package enum TextFolding {
         String(decoding: text.utf8.map(lowerASCII), as: UTF8.self)
     }
 
-    /// Whether every byte is ASCII. A loop of its own, not `allSatisfy`: perf showed the debug
-    /// builds the tests run queueing, at each step of the unspecialised algorithm, on the Swift
-    /// runtime's lock for a type, as concurrent sorts compared places.
+    /// Whether every byte is ASCII, by the stored-text readers' word-at-a-time scan
+    /// (`ByteRuns.nonASCII`), not `allSatisfy`: perf showed the debug builds the tests run
+    /// queueing, at each step of the unspecialised algorithm, on the Swift runtime's lock for a
+    /// type, as concurrent sorts compared places.
     private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        for byte in bytes where byte >= 0x80 { return false }
-        return true
+        guard let base = bytes.baseAddress else { return true }
+        return ByteRuns.nonASCII(base.assumingMemoryBound(to: UInt8.self), from: 0, count: bytes.count) == bytes.count
     }
 
     private static func isASCII(_ text: String) -> Bool {
-        for byte in text.utf8 where byte >= 0x80 { return false }
-        return true
+        var text = text
+        return text.withUTF8 { isASCII(UnsafeRawBufferPointer($0)) }
     }
 
     @inline(__always)
