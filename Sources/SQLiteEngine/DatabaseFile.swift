@@ -110,26 +110,47 @@ enum DatabaseFile {
     /// Opens (creating it and its folders when missing, upgrading an older schema) the database at
     /// `path` for writing.
     static func openForWriting(at path: String) throws(StoreError) -> Connection {
+        try openForWriting(at: path, as: path, draft: false)
+    }
+
+    /// Creates a new database at `path` (its folders too) to be put in place of the missing
+    /// `database` later (`DatabaseDraft`): no one else reads it meanwhile, so it keeps its rollback
+    /// journal in memory and has no log. SQLite journals no page past the size a file had when the
+    /// transaction began, so for a new file the journal is next to nothing, and a rollback still
+    /// works.
+    static func createDraft(at path: String, for database: String) throws(StoreError) -> Connection {
+        try openForWriting(at: path, as: database, draft: true)
+    }
+
+    /// The settings every writer's connection has; `database` is the path errors name.
+    private static func openForWriting(at path: String, as database: String, draft: Bool) throws(StoreError)
+        -> Connection
+    {
         let kind = try inspect(path)
         do {
-            if kind == .missing { try DatabaseFolder.create(for: path, database: path) }
+            if kind == .missing { try DatabaseFolder.create(for: path, database: database) }
             let connection = try Connection(path: path, mode: .readWriteCreate)
             connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-            // Kept, so that readers without write access to the folder find them (see above).
-            try connection.keepWALFiles()
-            // WAL lets readers go on while a fetch writes, and never shows them half a transaction.
-            try connection.pragma("journal_mode = WAL")
-            // Once checkpointed, the log is cut back to nothing rather than kept at its largest.
-            try connection.pragma("journal_size_limit = 0")
+            if draft {
+                try connection.pragma("journal_mode = MEMORY")
+            } else {
+                // Kept, so that readers without write access to the folder find them (see above).
+                try connection.keepWALFiles()
+                // WAL lets readers go on while a fetch writes, and never shows them half a transaction.
+                try connection.pragma("journal_mode = WAL")
+                // Once checkpointed, the log is cut back to nothing rather than kept at its largest.
+                try connection.pragma("journal_size_limit = 0")
+            }
             // In WAL mode, NORMAL loses no committed transaction when the process dies, only
-            // possibly the last ones on a power cut, and saves an fsync per commit.
+            // possibly the last ones on a power cut, and saves an fsync per commit. A draft's
+            // commit still flushes the file to disk, before it is linked into place.
             try connection.execute("PRAGMA synchronous = NORMAL")
             try Schema.migrator.migrate(connection)
             return connection
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(path: path, error)
+            throw StoreError(path: database, error)
         }
     }
 

@@ -25,6 +25,19 @@ package struct SQLiteDatabase: Database {
         try SQLiteReader.reading(path, zone: zone, body)
     }
 
+    /// A database whose first write has not committed is not there yet: its writer reads it as
+    /// the empty database it is (`DatabaseDraft`).
+    package func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws
+        -> Result
+    {
+        guard try DatabaseFile.inspect(path) == .missing else { return try read(zone: zone, body) }
+        do {
+            return try body(try SQLiteReader.empty(as: path, zone: zone))
+        } catch let error as SQLiteError {
+            throw StoreError(path: path, error)
+        }
+    }
+
     package func checkWritable() async throws {
         try await Blocking.run { [path] in try DatabaseFile.checkWritable(path) }
     }

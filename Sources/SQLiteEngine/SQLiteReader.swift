@@ -12,11 +12,24 @@ final class SQLiteReader: QuakeReading {
 
     /// Opens the database at `path`, which must exist, for reading, with the query functions for
     /// `zone`.
-    init(path: String, zone: DisplayZone = .utc) throws {
-        connection = try DatabaseFile.openForReading(at: path)
+    convenience init(path: String, zone: DisplayZone = .utc) throws {
+        try self.init(try DatabaseFile.openForReading(at: path), path: path, zone: zone)
+    }
+
+    /// A reader of `connection`, whose errors name `path`.
+    private init(_ connection: Connection, path: String, zone: DisplayZone) throws {
+        self.connection = connection
         self.path = path
         try SQLFunctionNames.register(on: connection, zone: zone)
         try connection.begin(.deferred)
+    }
+
+    /// A reader of an empty database of the current schema, in memory: what the database at `path`
+    /// will hold before the first write that creates it commits (see `DatabaseDraft`).
+    static func empty(as path: String, zone: DisplayZone = .utc) throws -> SQLiteReader {
+        let connection = try Connection(path: ":memory:")
+        try Schema.migrator.migrate(connection)
+        return try SQLiteReader(connection, path: path, zone: zone)
     }
 
     deinit {

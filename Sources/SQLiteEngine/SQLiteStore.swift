@@ -18,6 +18,9 @@ public actor SQLiteStore: QuakeWriting {
 
     private let executor = QueueExecutor(label: "quakes.store")
     private var openConnection: Connection?
+    /// While the database is missing, the file it is made in, put in place by the first write that
+    /// commits (`DatabaseDraft`): the connection of every write until then.
+    private var draft: DatabaseDraft?
     private let arena = TextArena()
 
     /// The active ingest, with who its history is by and from where, and where it is kept until it
@@ -40,7 +43,8 @@ public actor SQLiteStore: QuakeWriting {
         self.path = path
     }
 
-    /// Opens the database now, so that a fetch fails early when it cannot be written.
+    /// Opens the database now, so that a fetch fails early when it cannot be written. A missing
+    /// one is not created yet: its draft is.
     public func open() throws(StoreError) {
         _ = try connection()
     }
@@ -52,7 +56,7 @@ public actor SQLiteStore: QuakeWriting {
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         let ticket = await turns.take()
         do {
-            let writer = try connection()
+            let writer = try connectionForWrite()
             try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
@@ -60,7 +64,7 @@ public actor SQLiteStore: QuakeWriting {
             turns.begin(ticket, (author, source, history, indexes, fresh))
             return ticket
         } catch {
-            try? openConnection?.rollback()
+            try? connection(ifOpen: ())?.rollback()
             turns.end(ticket)
             throw StoreError(path: path, error)
         }
@@ -93,9 +97,12 @@ public actor SQLiteStore: QuakeWriting {
             let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try HistoryStatements(writer).save(feedState) }
             try writer.commit()
+            try publishDraft()
             return commit
+        } catch let error as StoreError {
+            throw error
         } catch {
-            try? openConnection?.rollback()
+            try? connection(ifOpen: ())?.rollback()
             throw StoreError(path: path, error)
         }
     }
@@ -103,7 +110,7 @@ public actor SQLiteStore: QuakeWriting {
     /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
         guard turns.holds(ticket) else { return }
-        try? openConnection?.rollback()
+        try? connection(ifOpen: ())?.rollback()
         turns.end(ticket)
     }
 
@@ -155,11 +162,39 @@ public actor SQLiteStore: QuakeWriting {
 
     // MARK: - Private
 
+    /// The connection to the database, or to its draft while it is missing.
     private func connection() throws(StoreError) -> Connection {
         if let openConnection { return openConnection }
+        if let draft { return draft.connection }
+        if try DatabaseFile.inspect(path) == .missing {
+            let draft = try DatabaseDraft(of: path)
+            self.draft = draft
+            return draft.connection
+        }
         let connection = try DatabaseFile.openForWriting(at: path)
         openConnection = connection
         return connection
+    }
+
+    /// The connection opened so far, if any: the one to roll back.
+    private func connection(ifOpen: Void) -> Connection? {
+        openConnection ?? draft?.connection
+    }
+
+    /// The connection a write begins on, holding the writer lock: a draft is given up when another
+    /// process made the database meanwhile (`watch` makes its draft before it takes the lock).
+    private func connectionForWrite() throws(StoreError) -> Connection {
+        if let draft, draft.isOvertaken { self.draft = nil }
+        return try connection()
+    }
+
+    /// Puts the draft in place once its first write has committed, and opens the database there,
+    /// which switches it to WAL; another write opens it later if that fails now.
+    private func publishDraft() throws(StoreError) {
+        guard let draft else { return }
+        self.draft = nil
+        try draft.publish()
+        openConnection = try? DatabaseFile.openForWriting(at: path)
     }
 
     /// Runs `body` in a transaction of its own, once no ingest holds the connection.
@@ -168,16 +203,21 @@ public actor SQLiteStore: QuakeWriting {
         let turn = await turns.take()
         defer { turns.end(turn) }
         do {
-            let writer = try connection()
+            let writer = try connectionForWrite()
             try writer.begin(.immediate)
+            let result: Result
             do {
-                let result = try body(writer)
-                if writer.isInTransaction { try writer.commit() }
-                return result
+                result = try body(writer)
+                guard writer.isInTransaction else { return result }
+                try writer.commit()
             } catch {
                 try? writer.rollback()
                 throw error
             }
+            try publishDraft()
+            return result
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(path: path, error)
         }

@@ -142,7 +142,12 @@ import Testing
                 == "Error: \(server.url("/slow")): no complete answer within 1 s (see --timeout) (gave up after 2 attempts)\n"
         )
         #expect(server.received.count == 2)
-        #expect(try await store.read { try $0.count() } == 0)
+        // Nothing stored: an SQLite file is made only when a first write commits (`DatabaseDraft`).
+        #expect(try await store.database.readingAsWriter { try $0.count() } == 0)
+        if engine == .sqlite {
+            let left = try FileManager.default.contentsOfDirectory(atPath: store.file(""))
+            #expect(left.filter { !$0.hasSuffix(".lock") } == [])
+        }
     }
 
     @Test func progressIsDrawnOnATerminalOnly() async throws {

@@ -12,6 +12,9 @@ import Testing
         }
         // swift-corelibs-foundation's NSString crashes on a lone name; Apple's gives the empty string.
         #expect(FilePaths.parent(of: "a") == "")
+        for path in ["/a/b", "/a", "/", "a/b/", "", "a", "a//b", "a/b//"] {
+            #expect(FilePaths.name(of: path) == (path as NSString).lastPathComponent, "\(path)")
+        }
         for (path, component) in [("/a", "b"), ("/a/", "b"), ("/", "b"), ("", "b"), ("a", "b/c"), ("/a", "")] {
             #expect(
                 FilePaths.appending(component, to: path) == (path as NSString).appendingPathComponent(component),

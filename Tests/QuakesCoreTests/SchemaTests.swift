@@ -69,18 +69,26 @@ import Testing
         #expect((indexed.int64(at: 2) ?? 0) > 1000)
 
         // Cut short after most of its features: the ingest rolls back, indexes and all.
-        let failed = folder.file("failed.sqlite")
         var body = try Fixtures.bytes(Fixtures.weekAfter)
         body.removeLast(3)
         let cut = folder.file("cut.geojson")
         try Data(body).write(to: URL(fileURLWithPath: cut))
+        // Into a new database, whose first write it was: no database, and no draft, is left.
+        let failed = folder.file("failed.sqlite")
         let failure = await QuakesRun.fetch([cut], database: failed)
         #expect(failure.status == .dataError)
-        #expect(try schema(failed) == expected)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("failed") }
+        #expect(left == ["failed.sqlite.lock"])
+        // Into an empty database of the current schema.
+        let empty = folder.file("empty.sqlite")
+        try Schema.migrator.migrate(try Connection(path: empty, mode: .readWriteCreate))
+        let emptyFailure = await QuakesRun.fetch([cut], database: empty)
+        #expect(emptyFailure.status == .dataError)
+        #expect(try schema(empty) == expected)
         // And the next fetch into that empty table loads it as the first would have.
-        let retry = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: failed)
+        let retry = await QuakesRun.fetch([Fixtures.path(Fixtures.weekAfter)], database: empty)
         #expect(retry.status == .success)
-        #expect(try schema(failed) == expected)
+        #expect(try schema(empty) == expected)
     }
 
     /// The same on PostgreSQL (`PostgresDeferredIndexes`), where `quake`'s indexes set aside are built

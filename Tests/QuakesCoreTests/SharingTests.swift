@@ -79,6 +79,28 @@ import Testing
         #expect(after.output == "\(3098 + StalledFetch.featureCount)\n", "\(after.errors)")
     }
 
+    /// A first fetch is loaded beside the database and linked into place when it commits
+    /// (`DatabaseDraft`): until then readers find no database, then all of it.
+    @Test func aFirstFetchAppearsWhole() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let server = try await StalledFetch.server()
+        defer { server.stop() }
+        let fetch = try ChildProcess(
+            BinaryTests.executable, ["fetch", "--db", database, server.url(StalledFetch.path)], captureOutput: false)
+        try await StalledFetch.waitUntilWritingDraft(of: database)
+        let during = await QuakesRun.run(["count", "--db", database])
+        #expect(during.status == .noInput)
+        #expect(during.standardError.contains("does not exist"), "\(during.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: database))
+        server.release(StalledFetch.path)
+        #expect(await fetch.finish().status == 0)
+        let after = await QuakesRun.run(["count", "--db", database])
+        #expect(after.standardOutput == "\(StalledFetch.featureCount)\n", "\(after.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["q.sqlite", "q.sqlite-shm", "q.sqlite-wal", "q.sqlite.lock"])
+    }
+
     @Test(.enabled(if: UnprivilegedUser.isAvailable))
     func withoutItsLogFilesAReadOnlyUserIsToldWhy() async throws {
         let (folder, database) = try await sharedDatabase()

@@ -46,7 +46,7 @@ struct SyncCommand: Command {
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
             let store = database.writer()
             try await store.open()
-            let status = try await database.reading { try $0.status() }
+            let status = try await database.readingAsWriter { try $0.status() }
             let scopes = try Self.scopes(options: options, since: since, status: status)
             var passes: [ServicePass] = []
             for scope in scopes {
@@ -144,7 +144,7 @@ struct SyncCommand: Command {
             let inScope = quakes.map { !$0.isDeleted && scope.contains($0) }
             let asked = quakes.indices.filter { !inScope[$0] }.map { quakes[$0].namedIDs }
             guard !asked.isEmpty else { return inScope }
-            let known = try await database.reading { reader in
+            let known = try await database.readingAsWriter { reader in
                 Set(try asked.joined().filter { try reader.owner(of: $0) != nil })
             }
             return quakes.indices.map { index in

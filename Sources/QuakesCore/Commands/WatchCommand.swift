@@ -113,10 +113,16 @@ struct WatchCommand: Command {
                 }
                 let filter = try filters.filter(in: environment, zone: query.zone)
                 query.filter = filter
-                let pass = try await database.reading(zone: query.zone) { [query] reader in
-                    // One snapshot: the token and the results agree, and a later commit changes the token.
+                // One snapshot: the token and the results agree, and a later commit changes the token.
+                let read: @Sendable (any QuakeReading) throws -> (ResultSet, Int64) = { [query] reader in
                     (try ResultSet(query, reader: reader), try reader.lastToken())
                 }
+                // A watch that fetches writes the database: before a fetch of its has stored
+                // anything, it may not exist yet.
+                let pass =
+                    fetches
+                    ? try await database.readingAsWriter(zone: query.zone, read)
+                    : try await database.reading(zone: query.zone, read)
                 if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
                     let changes = pass.0.changes(since: previous ?? ResultSet())
                     if previous != nil || !changesOnly {

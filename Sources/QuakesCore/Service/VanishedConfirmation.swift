@@ -57,7 +57,7 @@ struct VanishedConfirmation {
     }
 
     private func confirm(_ id: String) async -> Outcome {
-        let stored = try? await database.reading { try $0.storedQuake(id: id) }
+        let stored = try? await database.readingAsWriter { try $0.storedQuake(id: id) }
         guard let stored else { return Outcome(id: id, kind: .current) }
         var ingest = FeedIngest(
             source: FeedSource(service: service.eventURL(id: id)), settings: settings, store: store,
@@ -65,7 +65,7 @@ struct VanishedConfirmation {
         ingest.collectsIDs = true
         do {
             let report = try await ingest.run()
-            let after = try? await database.reading { try $0.quake(withID: id) }
+            let after = try? await database.readingAsWriter { try $0.quake(withID: id) }
             if let after, after.id != id { return Outcome(id: id, kind: .merged, into: after.id) }
             if after == nil { return Outcome(id: id, kind: .deleted) }
             return Outcome(id: id, kind: (report.commit?.updated ?? 0) > 0 ? .revised : .current)

@@ -28,7 +28,7 @@ enum VanishedEvents {
             return []
         }
         let named = report.namedIDs
-        return try await database.reading { reader in
+        return try await database.readingAsWriter { reader in
             var missing: [String] = []
             try reader.forEachQuake(coverage, in: nil, sort: .time, origin: nil, limit: nil) { quake in
                 if !named.contains(quake.id) { missing.append(quake.id) }
@@ -75,13 +75,13 @@ enum VanishedEvents {
     /// Confirms every vanished event the feeds recorded that is still stored, and forgets those
     /// the service answered for: what `sync` does after its passes.
     static func confirmRecorded(by confirmation: VanishedConfirmation) async throws -> [VanishedConfirmation.Outcome] {
-        let sources = try await confirmation.database.reading { try $0.status().sources }
+        let sources = try await confirmation.database.readingAsWriter { try $0.status().sources }
         var outcomes: [VanishedConfirmation.Outcome] = []
         for var state in sources {
             let ids = recorded(in: state)
             guard !ids.isEmpty else { continue }
             // Those no longer stored were settled already (by this sync's passes, or a fetch).
-            let stored = try await confirmation.database.reading { reader in
+            let stored = try await confirmation.database.readingAsWriter { reader in
                 try ids.filter { try reader.storedQuake(id: $0) != nil }
             }
             let answered = try await confirmation.confirm(stored.filter { id in !outcomes.contains { $0.id == id } })

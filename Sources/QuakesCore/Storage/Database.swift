@@ -11,6 +11,10 @@ package protocol Database: Sendable {
     /// own.
     func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
 
+    /// `read(zone:_:)` for a command that writes the database, which reads one it has not created
+    /// yet (an engine may create it only when its first write commits) as empty, as it is.
+    func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
+
     /// Checks, before a writer takes the lock, that the database may be written by this version:
     /// missing (it will be created), or one of quakes' own of a schema it understands.
     func checkWritable() async throws
@@ -34,12 +38,26 @@ package protocol Database: Sendable {
 extension Database {
     package var historyRefusal: String? { nil }
 
+    /// An engine that creates a database before its first write reads it as it is.
+    package func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws
+        -> Result
+    {
+        try read(zone: zone, body)
+    }
+
     /// Runs `body` with a reader of one snapshot of the database, on a thread of its own (readers
     /// block), with local sections in `zone`.
     package func reading<Result: Sendable>(
         zone: DisplayZone = .utc, _ body: @escaping @Sendable (any QuakeReading) throws -> Result
     ) async throws -> Result {
         try await Blocking.run { try read(zone: zone, body) }
+    }
+
+    /// `reading(zone:_:)` for a command that writes the database (see `readAsWriter(zone:_:)`).
+    package func readingAsWriter<Result: Sendable>(
+        zone: DisplayZone = .utc, _ body: @escaping @Sendable (any QuakeReading) throws -> Result
+    ) async throws -> Result {
+        try await Blocking.run { try readAsWriter(zone: zone, body) }
     }
 
     /// Runs `body` holding the right to write the database, taken waiting up to `wait` seconds

@@ -23,6 +23,14 @@ package enum FilePaths {
         return String(folder)
     }
 
+    /// The last component of `path`: `/a/b` → `b`, `a/b/` → `b`, `a` → `a`.
+    package static func name(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
     /// `component` appended to `path` with one slash between them.
     package static func appending(_ component: String, to path: String) -> String {
         guard !path.isEmpty else { return component }

@@ -80,6 +80,22 @@ enum StalledFetch {
         }
     }
 
+    /// Waits until a process has a write transaction open on the draft of the missing `database`
+    /// (`DatabaseDraft`, in rollback mode): a lock on SQLite's `RESERVED_BYTE`, 0x40000001.
+    static func waitUntilWritingDraft(of database: String) async throws {
+        let folder = (database as NSString).deletingLastPathComponent
+        let prefix = (database as NSString).lastPathComponent + ".tmp."
+        try await waitUntil("a transaction writes a draft of \(database)") {
+            let drafts = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) }
+            return drafts.contains { draft in
+                locks(on: folder + "/" + draft).contains { fields in
+                    fields.contains("POSIX") && fields.contains("WRITE")
+                        && fields.suffix(2) == ["1073741825", "1073741825"]
+                }
+            }
+        }
+    }
+
     /// Waits until a process holds SQLite's WAL write lock on `database`: a write transaction is
     /// open (byte 120 of the `-shm` file, `WALINDEX_LOCK_OFFSET`, is SQLite's `WAL_WRITE_LOCK`).
     static func waitUntilWriting(_ database: String) async throws {
