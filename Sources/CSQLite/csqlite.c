@@ -7,6 +7,7 @@
 // The functions of the libsqlite3 that csqlite_load() opened, typed as sqlite3.h declares them.
 static struct {
     __typeof__(&sqlite3_open_v2) open_v2;
+    __typeof__(&sqlite3_close) close;
     __typeof__(&sqlite3_close_v2) close_v2;
     __typeof__(&sqlite3_busy_timeout) busy_timeout;
     __typeof__(&sqlite3_exec) exec;
@@ -75,6 +76,7 @@ static void load(void) {
         return;
     }
     FIND(open_v2);
+    FIND(close);
     FIND(close_v2);
     FIND(busy_timeout);
     FIND(exec);
@@ -129,6 +131,7 @@ const char *csqlite_load(void) {
 }
 
 int csqlite_open_v2(const char *a0, sqlite3 **a1, int a2, const char *a3) { return api.open_v2(a0, a1, a2, a3); }
+int csqlite_close(sqlite3 *a0) { return api.close(a0); }
 int csqlite_close_v2(sqlite3 *a0) { return api.close_v2(a0); }
 int csqlite_busy_timeout(sqlite3 *a0, int a1) { return api.busy_timeout(a0, a1); }
 int csqlite_exec(sqlite3 *a0, const char *a1, int (*a2)(void*,int,char**,char**), void *a3, char **a4) { return api.exec(a0, a1, a2, a3, a4); }

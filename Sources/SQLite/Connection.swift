@@ -75,10 +75,25 @@ public final class Connection {
         return uri + "?immutable=1"
     }
 
+    /// True once `close()` has closed the handle.
+    private var isClosed = false
+
     deinit {
         cachedStatements.removeAll()
         // close_v2 defers the close until every statement made from this connection is finalised.
-        csqlite_close_v2(handle)
+        if !isClosed { csqlite_close_v2(handle) }
+    }
+
+    /// Closes the connection now (wraps `sqlite3_close`), for a file that must have no connection
+    /// on it when it is moved: a release closes it only once every statement made from it is
+    /// gone, which may be later. The cached statements are finalised; it fails, and the connection
+    /// stays open, while any other statement made from it is alive. Nothing may use it afterwards.
+    public func close() throws(SQLiteError) {
+        guard !isClosed else { return }
+        cachedStatements.removeAll()
+        let result = csqlite_close(handle)
+        guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
+        isClosed = true
     }
 
     /// `name` as an SQL identifier: in double quotes, any inside doubled.

@@ -1,19 +1,21 @@
 import Glibc
 import QuakesCore
 import SQLite
-import Synchronization
 
 /// A database that does not exist yet, made in a file of its own beside where it goes
-/// (`quakes.sqlite.tmp.PID.N`) and linked into place, whole, once its first write commits.
+/// (`quakes.sqlite.tmp.PID.RANDOM`) and linked into place, whole, once its first write commits.
 ///
 /// A first fetch is a bulk load, and a database in WAL mode writes each page twice: into the log,
-/// then into the file when the log is checkpointed. The draft has no log (see
-/// `DatabaseFile.createDraft`), and the database is switched to WAL once it is in place: a first
-/// fetch of 200,000 features took a median 2.65 s this way against 3.23 s straight into WAL.
+/// then into the file at the checkpoint. Until its first write has committed, the draft has no log
+/// (`DatabaseFile.createDraft`); it is switched to WAL and closed before it is put in place. See the
+/// README's *A first fetch is loaded beside the database* for what that saves.
 ///
-/// Readers see no database until the link, then all of the first write: never part of it, as
-/// with WAL. A draft that never commits is deleted with its store; those that killed processes left
-/// behind are deleted by the next draft put in place beside them.
+/// Readers see no database until the link, then all of the first write: never part of it, as with
+/// WAL. There is no empty database meanwhile for another program to hold open, which is what took
+/// an earlier form out (it renamed the load over an empty database). The draft's process holds an
+/// `flock` on it while it lives, so a draft nobody holds is known to be abandoned (a killed
+/// fetch's), whatever process namespace made it, and the next database put in place beside it
+/// removes it; a draft that never commits goes with its store.
 ///
 /// Not `Sendable`: it belongs to the store actor, like its connection.
 final class DatabaseDraft {
@@ -23,38 +25,89 @@ final class DatabaseDraft {
     let path: String
     /// The draft's connection, the store's until the draft is put in place.
     let connection: Connection
+    /// The descriptor whose `flock` says the draft is in use.
+    private let holder: Int32
     private var isPublished = false
 
-    /// A new draft of the missing database at `destination`.
-    init(of destination: String) throws(StoreError) {
+    private init(destination: String, path: String, holder: Int32, connection: Connection) {
         self.destination = destination
-        let number = Self.made.add(1, ordering: .relaxed).newValue
-        path = Self.draftPrefix(of: destination) + "\(getpid()).\(number)"
-        unlink(path)  // Left by a killed process of the same number.
-        connection = try DatabaseFile.createDraft(at: path, for: destination)
+        self.path = path
+        self.holder = holder
+        self.connection = connection
     }
 
     deinit {
         if !isPublished { unlink(path) }
+        close(holder)
     }
 
-    /// Whether a file is at the destination now, made meanwhile by another process (a writer that
-    /// took no writer lock): the draft cannot go there, and the store writes to that file instead.
-    var isOvertaken: Bool {
+    /// True when nothing at all is at `path`, not even an empty file or a dangling link: only then
+    /// is a database made in a draft (an empty file there is made a database in place, as before).
+    static func isMissing(_ path: String) -> Bool {
         var status = stat()
-        return lstat(destination, &status) == 0
+        return lstat(path, &status) != 0 && errno == ENOENT
     }
 
-    /// Puts the draft in place, once its first write has committed (which flushed it to disk): linked
-    /// to the destination, which must still be missing, and the folder flushed, so that the link
-    /// survives a crash. The draft's connection holds no lock between transactions and has no file
-    /// beside it, so the file changes under no one.
+    /// A draft of the missing database at `destination`; nil when its folder cannot link files (a
+    /// FAT or some network file systems), where the database is made in place instead.
+    static func make(for destination: String) throws(StoreError) -> DatabaseDraft? {
+        try DatabaseFolder.create(for: destination, database: destination)
+        let path = draftPrefix(of: destination) + "\(getpid()).\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        // 0644 less the umask, the mode SQLite gives a database it creates.
+        let holder = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard holder >= 0 else {
+            throw StoreError(path: destination, "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        flock(holder, LOCK_EX)
+        func discard() {
+            unlink(path)
+            close(holder)
+        }
+        let probe = path + ".link"
+        guard link(path, probe) == 0 else {
+            discard()
+            return nil
+        }
+        unlink(probe)
+        do {
+            let connection = try DatabaseFile.createDraft(at: path, for: destination)
+            return DatabaseDraft(destination: destination, path: path, holder: holder, connection: connection)
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Whether something is at the destination now, made meanwhile by another process (`watch`
+    /// makes its draft before it takes the writer lock): the draft can no longer go there.
+    var isOvertaken: Bool {
+        !Self.isMissing(destination)
+    }
+
+    /// Puts the draft in place, once its first write has committed, which flushed it to disk: in
+    /// WAL mode and closed first, so that no connection is on it as it moves and no reader ever
+    /// sees it in another mode; then linked to the destination, which must still be missing, and
+    /// the folder flushed, so that the link survives a crash. The connection may not be used again,
+    /// whatever this throws.
     func publish() throws(StoreError) {
+        do {
+            guard try connection.pragma("journal_mode = WAL") == "wal" else {
+                throw StoreError(path: destination, "cannot put \(path) in WAL mode; nothing was stored")
+            }
+            try connection.close()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: destination, error)
+        }
+        // A `-wal`, `-shm` or `-journal` that a deleted database left would be taken for the new
+        // one's: SQLite deletes them when it creates a database in their place, and so does this.
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
         guard link(path, destination) == 0 else {
             let reason =
                 errno == EEXIST
                 ? "another program created it while this write went on; nothing was stored, try again"
-                : "cannot put \(path) in its place: \(String(cString: strerror(errno)))"
+                : "cannot put \(path) in its place (\(String(cString: strerror(errno)))); nothing was stored"
             throw StoreError(path: destination, reason)
         }
         isPublished = true
@@ -63,31 +116,33 @@ final class DatabaseDraft {
         Self.removeAbandonedDrafts(of: destination)
     }
 
-    /// How many drafts this process has made: each has a name of its own.
-    private static let made = Atomic<Int>(0)
-
     /// `quakes.sqlite.tmp.`: a draft's name, less its process's number and its own.
     private static func draftPrefix(of destination: String) -> String {
         destination + ".tmp."
     }
 
-    /// Deletes the drafts beside `destination` of processes that no longer run: once a database is
-    /// in place, no draft of it can be put there, and a killed fetch's may be as large as its load.
+    /// Deletes the drafts beside `destination` that no process holds: once a database is in place,
+    /// no draft of it can go there, and a killed fetch's may be as large as its load. (A draft made
+    /// at this very moment, between its creation and its `flock`, would be taken for abandoned: its
+    /// write then fails at the link, storing nothing.)
     private static func removeAbandonedDrafts(of destination: String) {
         let prefix = FilePaths.name(of: draftPrefix(of: destination))
-        let folder = FilePaths.parent(of: destination)
-        guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
+        let parent = FilePaths.parent(of: destination)
+        let folder = parent.isEmpty ? "." : parent
+        guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            let numbers = name.dropFirst(prefix.count).split(separator: ".")
-            guard name.hasPrefix(prefix), numbers.count == 2, Int(numbers[1]) != nil, let process = pid_t(numbers[0]),
-                process > 0,
-                kill(process, 0) != 0, errno == ESRCH
+            let parts = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+            guard name.hasPrefix(prefix), parts.count == 2, pid_t(parts[0]) != nil, UInt64(parts[1], radix: 16) != nil
             else { continue }
-            unlink(FilePaths.appending(name, to: folder))
+            let draft = FilePaths.appending(name, to: folder)
+            let descriptor = open(draft, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(draft) }
+            close(descriptor)
         }
     }
 }

@@ -5,9 +5,9 @@ import SQLite
 /// Opens database files as every part of quakes needs them, after making sure a file is one of
 /// quakes' own: another program's database is refused before anything touches it.
 ///
-/// Writers (fetch, prune, a fetching watch) create, upgrade and write the file, in WAL mode, keeping
-/// its `-wal` and `-shm` files (with the database's own permissions) so that users who can read the
-/// database but not write its folder can read it too. Readers (count, list, show, history, status,
+/// Writers (fetch, prune, a fetching watch) create (through a `DatabaseDraft`), upgrade and write the
+/// file, in WAL mode, keeping its `-wal` and `-shm` files (with the database's own permissions) so
+/// that users who can read the database but not write its folder can read it too. Readers (count, list, show, history, status,
 /// `watch --no-fetch`) open it read-only and never write to it: a file of an older schema waits for
 /// the next writer to upgrade it.
 enum DatabaseFile {

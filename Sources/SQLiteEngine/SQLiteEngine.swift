@@ -30,12 +30,7 @@ package struct SQLiteDatabase: Database {
     package func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws
         -> Result
     {
-        guard try DatabaseFile.inspect(path) == .missing else { return try read(zone: zone, body) }
-        do {
-            return try body(try SQLiteReader.empty(as: path, zone: zone))
-        } catch let error as SQLiteError {
-            throw StoreError(path: path, error)
-        }
+        try SQLiteReader.reading(path, zone: zone, missingIsEmpty: true, body)
     }
 
     package func checkWritable() async throws {

@@ -24,9 +24,8 @@ final class SQLiteReader: QuakeReading {
         try connection.begin(.deferred)
     }
 
-    /// A reader of an empty database of the current schema, in memory: what the database at `path`
-    /// will hold before the first write that creates it commits (see `DatabaseDraft`).
-    static func empty(as path: String, zone: DisplayZone = .utc) throws -> SQLiteReader {
+    /// A reader of an empty database of the current schema, in memory, whose errors name `path`.
+    private static func empty(as path: String, zone: DisplayZone) throws -> SQLiteReader {
         let connection = try Connection(path: ":memory:")
         try Schema.migrator.migrate(connection)
         return try SQLiteReader(connection, path: path, zone: zone)
@@ -38,10 +37,15 @@ final class SQLiteReader: QuakeReading {
 
     /// Opens a reader on the database at `path` and runs `body` with it, reporting SQLite's errors
     /// as errors of that database file.
-    static func reading<Result>(_ path: String, zone: DisplayZone = .utc, _ body: (SQLiteReader) throws -> Result)
-        throws -> Result
-    {
+    /// With `missingIsEmpty`, a database not created yet is read as the empty one it is (see
+    /// `DatabaseDraft`), for the commands that write it.
+    static func reading<Result>(
+        _ path: String, zone: DisplayZone = .utc, missingIsEmpty: Bool = false, _ body: (SQLiteReader) throws -> Result
+    ) throws -> Result {
         do {
+            if missingIsEmpty, try DatabaseFile.inspect(path) == .missing {
+                return try body(try empty(as: path, zone: zone))
+            }
             return try body(try SQLiteReader(path: path, zone: zone))
         } catch let error as SQLiteError {
             throw StoreError(path: path, error)

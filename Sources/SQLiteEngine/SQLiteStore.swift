@@ -37,8 +37,8 @@ public actor SQLiteStore: QuakeWriting {
         executor.asUnownedSerialExecutor()
     }
 
-    /// A store for the database at `path`, which is opened (and created) on first use, on the
-    /// store's own queue.
+    /// A store for the database at `path`, which is opened on first use, on the store's own queue
+    /// (a missing one is made in a draft, and created by the first write that commits).
     public init(path: String) {
         self.path = path
     }
@@ -46,7 +46,7 @@ public actor SQLiteStore: QuakeWriting {
     /// Opens the database now, so that a fetch fails early when it cannot be written. A missing
     /// one is not created yet: its draft is.
     public func open() throws(StoreError) {
-        _ = try connection()
+        _ = try currentConnection()
     }
 
     // MARK: - Ingest transactions
@@ -56,7 +56,7 @@ public actor SQLiteStore: QuakeWriting {
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         let ticket = await turns.take()
         do {
-            let writer = try connectionForWrite()
+            let writer = try currentConnection()
             try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
@@ -64,7 +64,7 @@ public actor SQLiteStore: QuakeWriting {
             turns.begin(ticket, (author, source, history, indexes, fresh))
             return ticket
         } catch {
-            try? connection(ifOpen: ())?.rollback()
+            try? openedConnection?.rollback()
             turns.end(ticket)
             throw StoreError(path: path, error)
         }
@@ -91,26 +91,25 @@ public actor SQLiteStore: QuakeWriting {
     {
         let active = try turns.context(of: ticket, in: path)
         defer { turns.end(ticket) }
+        let commit: StoreCommit
         do {
             let writer = try connection()
             try active.indexes.build(on: writer)
-            let commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
+            commit = try active.history.record(author: active.author, source: active.source, timestamp: timestamp)
             if let feedState { try HistoryStatements(writer).save(feedState) }
             try writer.commit()
-            try publishDraft()
-            return commit
-        } catch let error as StoreError {
-            throw error
         } catch {
-            try? connection(ifOpen: ())?.rollback()
+            try? openedConnection?.rollback()
             throw StoreError(path: path, error)
         }
+        try publishDraft()
+        return commit
     }
 
     /// Undoes the ingest; the database is as it was before `beginIngest`.
     public func rollback(_ ticket: IngestTicket) {
         guard turns.holds(ticket) else { return }
-        try? connection(ifOpen: ())?.rollback()
+        try? openedConnection?.rollback()
         turns.end(ticket)
     }
 
@@ -126,7 +125,7 @@ public actor SQLiteStore: QuakeWriting {
     /// The validators saved for `url`, for a conditional request.
     public func feedState(for url: String) throws(StoreError) -> FeedState? {
         do {
-            return try HistoryStatements(try connection()).feedState(for: url)
+            return try HistoryStatements(try currentConnection()).feedState(for: url)
         } catch {
             throw StoreError(path: path, error)
         }
@@ -162,12 +161,12 @@ public actor SQLiteStore: QuakeWriting {
 
     // MARK: - Private
 
-    /// The connection to the database, or to its draft while it is missing.
+    /// The connection of the transaction under way: to the database, or to its draft while it is
+    /// missing (made on first use when nothing at all is at the path).
     private func connection() throws(StoreError) -> Connection {
         if let openConnection { return openConnection }
         if let draft { return draft.connection }
-        if try DatabaseFile.inspect(path) == .missing {
-            let draft = try DatabaseDraft(of: path)
+        if DatabaseDraft.isMissing(path), let draft = try DatabaseDraft.make(for: path) {
             self.draft = draft
             return draft.connection
         }
@@ -176,20 +175,21 @@ public actor SQLiteStore: QuakeWriting {
         return connection
     }
 
-    /// The connection opened so far, if any: the one to roll back.
-    private func connection(ifOpen: Void) -> Connection? {
-        openConnection ?? draft?.connection
-    }
-
-    /// The connection a write begins on, holding the writer lock: a draft is given up when another
-    /// process made the database meanwhile (`watch` makes its draft before it takes the lock).
-    private func connectionForWrite() throws(StoreError) -> Connection {
+    /// The connection for something new, a write or a read between writes: a draft is given up when
+    /// another process made the database meanwhile (`watch` makes its draft before it takes the
+    /// writer lock).
+    private func currentConnection() throws(StoreError) -> Connection {
         if let draft, draft.isOvertaken { self.draft = nil }
         return try connection()
     }
 
-    /// Puts the draft in place once its first write has committed, and opens the database there,
-    /// which switches it to WAL; another write opens it later if that fails now.
+    /// The connection opened so far, if any: the one to roll back.
+    private var openedConnection: Connection? {
+        openConnection ?? draft?.connection
+    }
+
+    /// Puts the draft in place once its first write has committed, and opens the database there as
+    /// every writer does; the next write opens it if that fails now.
     private func publishDraft() throws(StoreError) {
         guard let draft else { return }
         self.draft = nil
@@ -203,7 +203,7 @@ public actor SQLiteStore: QuakeWriting {
         let turn = await turns.take()
         defer { turns.end(turn) }
         do {
-            let writer = try connectionForWrite()
+            let writer = try currentConnection()
             try writer.begin(.immediate)
             let result: Result
             do {

@@ -6,8 +6,8 @@ import Testing
 @testable import SQLiteEngine
 
 /// A missing SQLite database is made beside where it goes and put in place by its first write that
-/// commits (`DatabaseDraft`): never half of it, never over a file that appeared meanwhile, and
-/// with no draft left behind.
+/// commits (`DatabaseDraft`): never half of it, never over a file that appeared meanwhile, never
+/// with what a deleted database left beside its name, and with no draft left behind.
 @Suite struct DatabaseDraftTests {
     private let quakes: [Quake]
 
@@ -18,6 +18,26 @@ import Testing
     /// The names in `folder` that are not lock files.
     private func files(in folder: TemporaryDirectory) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".lock") }.sorted()
+    }
+
+    /// Writes `quakes` in one ingest of `store`.
+    private func write(_ quakes: [Quake], to store: SQLiteStore, at timestamp: Int64 = 1) async throws {
+        let ticket = try await store.beginIngest(author: "test", source: nil)
+        _ = try await store.ingest(quakes, for: ticket)
+        _ = try await store.commit(ticket, timestamp: timestamp, feedState: nil)
+    }
+
+    /// Checks that the database at `path` is sound, in WAL mode, holds `count` events, and that
+    /// the indexes a first load builds after its rows hold every one.
+    private func expectSound(_ path: String, count: Int) throws {
+        let connection = try Connection(path: path, mode: .readOnly)
+        #expect(try connection.pragma("integrity_check") == "ok")
+        #expect(try connection.pragma("journal_mode") == "wal")
+        let counts = try connection.statement(
+            "SELECT (SELECT count(*) FROM quake INDEXED BY quake_time), (SELECT count(*) FROM quake INDEXED BY quake_mag),"
+                + " (SELECT count(*) FROM quake NOT INDEXED)")
+        #expect(try counts.step())
+        #expect([counts.int(at: 0), counts.int(at: 1), counts.int(at: 2)] == [count, count, count])
     }
 
     @Test func aFirstWriteIsInvisibleUntilItCommitsAndThenWhole() async throws {
@@ -37,18 +57,15 @@ import Testing
         let commit = try await store.commit(ticket, timestamp: 1, feedState: nil)
         #expect(commit.inserted == quakes.count)
         #expect(try files(in: folder) == ["q.sqlite", "q.sqlite-shm", "q.sqlite-wal"])
-        #expect(try SQLiteReader(path: path).count() == quakes.count)
-        let connection = try Connection(path: path, mode: .readOnly)
-        #expect(try connection.pragma("journal_mode") == "wal")
-        #expect(try connection.pragma("integrity_check") == "ok")
+        try expectSound(path, count: quakes.count)
         // The next write goes to the database in place.
-        let next = try await store.beginIngest(author: "test", source: nil)
-        _ = try await store.ingest([Quake(id: "zz1", time: 1, longitude: 0, latitude: 0)], for: next)
-        _ = try await store.commit(next, timestamp: 2, feedState: nil)
+        try await write([Quake(id: "zz1", time: 1, longitude: 0, latitude: 0)], to: store, at: 2)
         #expect(try SQLiteReader(path: path).count() == quakes.count + 1)
     }
 
-    @Test func aFirstWriteRolledBackLeavesNothing() async throws {
+    /// What a watch whose first download failed does, and a fetch of several sources: a write
+    /// rolled back on the draft, then one that commits.
+    @Test func aFirstWriteRolledBackLeavesNothingAndTheNextLoadsWhole() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("q.sqlite")
         do {
@@ -60,6 +77,12 @@ import Testing
             #expect(try files(in: folder).count == 1)
         }
         #expect(try files(in: folder) == [])
+        let store = SQLiteStore(path: path)
+        let abandoned = try await store.beginIngest(author: "test", source: nil)
+        _ = try await store.ingest(quakes, for: abandoned)
+        await store.rollback(abandoned)
+        try await write(quakes, to: store)
+        try expectSound(path, count: quakes.count)
     }
 
     /// `watch` makes its draft before it takes the writer lock: a database another process made
@@ -69,13 +92,8 @@ import Testing
         let path = folder.file("q.sqlite")
         let late = SQLiteStore(path: path)
         try await late.open()
-        let early = SQLiteStore(path: path)
-        let first = try await early.beginIngest(author: "early", source: nil)
-        _ = try await early.ingest(Array(quakes.prefix(5)), for: first)
-        _ = try await early.commit(first, timestamp: 1, feedState: nil)
-        let second = try await late.beginIngest(author: "late", source: nil)
-        _ = try await late.ingest(Array(quakes.suffix(5)), for: second)
-        _ = try await late.commit(second, timestamp: 2, feedState: nil)
+        try await write(Array(quakes.prefix(5)), to: SQLiteStore(path: path))
+        try await write(Array(quakes.suffix(5)), to: late, at: 2)
         #expect(try SQLiteReader(path: path).count() == 10)
         #expect(try files(in: folder) == ["q.sqlite", "q.sqlite-shm", "q.sqlite-wal"])
     }
@@ -88,10 +106,7 @@ import Testing
         let slow = SQLiteStore(path: path)
         let ticket = try await slow.beginIngest(author: "slow", source: nil)
         _ = try await slow.ingest(Array(quakes.prefix(5)), for: ticket)
-        let fast = SQLiteStore(path: path)
-        let other = try await fast.beginIngest(author: "fast", source: nil)
-        _ = try await fast.ingest(Array(quakes.suffix(3)), for: other)
-        _ = try await fast.commit(other, timestamp: 1, feedState: nil)
+        try await write(Array(quakes.suffix(3)), to: SQLiteStore(path: path))
         await #expect {
             try await slow.commit(ticket, timestamp: 2, feedState: nil)
         } throws: { error in
@@ -101,22 +116,52 @@ import Testing
         #expect(try files(in: folder) == ["q.sqlite", "q.sqlite-shm", "q.sqlite-wal"])
     }
 
-    /// A killed first fetch leaves its draft; the next database put in place removes those of
-    /// processes that are gone, and only those.
-    @Test func draftsOfProcessesThatAreGoneAreRemoved() async throws {
+    /// A database deleted without its `-wal` (by hand, to start again) leaves frames that SQLite
+    /// would replay into any database later put under that name.
+    @Test func whatADeletedDatabaseLeftBesideItIsNotTakenForTheNewOnes() async throws {
         let folder = try TemporaryDirectory()
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
-        let gone = "q.sqlite.tmp.\(finished.processIdentifier).1"
-        // Process 1 runs as long as the machine does; the last is another program's name.
-        let kept = ["q.sqlite.tmp.1.1", "q.sqlite.tmp.\(finished.processIdentifier)", "q.sqlite.tmp.x.1"]
-        for name in [gone] + kept { try folder.write(name, "left behind") }
-        let store = SQLiteStore(path: folder.file("q.sqlite"))
-        let ticket = try await store.beginIngest(author: "test", source: nil)
-        _ = try await store.ingest(Array(quakes.prefix(2)), for: ticket)
-        _ = try await store.commit(ticket, timestamp: 1, feedState: nil)
+        let path = folder.file("q.sqlite")
+        try await write(quakes, to: SQLiteStore(path: path))
+        let writer = try Connection(path: path)
+        try writer.pragma("wal_autocheckpoint = 0")
+        try writer.execute("DELETE FROM quake")
+        let frames = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+        #expect(frames.count > 0)
+        try writer.close()
+        for name in ["q.sqlite", "q.sqlite-shm"] { try? FileManager.default.removeItem(atPath: folder.file(name)) }
+        try frames.write(to: URL(fileURLWithPath: path + "-wal"))
+        try folder.write("q.sqlite-journal", "left by a rollback-mode program")
+
+        try await write(Array(quakes.prefix(4)), to: SQLiteStore(path: path))
+        try expectSound(path, count: 4)
+    }
+
+    /// Something already at the path, an empty file or a link to a missing one, is made the
+    /// database in place, as before drafts.
+    @Test func anEmptyFileOrADanglingLinkIsMadeTheDatabaseInPlace() async throws {
+        let folder = try TemporaryDirectory()
+        let empty = try folder.write("empty.sqlite", "")
+        try await write(Array(quakes.prefix(3)), to: SQLiteStore(path: empty))
+        #expect(try SQLiteReader(path: empty).count() == 3)
+        let link = folder.file("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.file("target.sqlite"))
+        try await write(Array(quakes.prefix(3)), to: SQLiteStore(path: link))
+        #expect(try SQLiteReader(path: folder.file("target.sqlite")).count() == 3)
+        #expect(try files(in: folder).filter { $0.contains(".tmp.") } == [])
+    }
+
+    /// A killed first fetch leaves its draft; the next database put in place beside it removes the
+    /// drafts no process holds, and only those.
+    @Test func draftsNoProcessHoldsAreRemoved() async throws {
+        let folder = try TemporaryDirectory()
+        let abandoned = "q.sqlite.tmp.4242.1f"
+        // Held as a live draft's process holds it; the last two are named otherwise.
+        let kept = ["q.sqlite.tmp.4243.2e", "q.sqlite.tmp.x.1", "q.sqlite.tmp.4244"]
+        for name in [abandoned] + kept { try folder.write(name, "left behind") }
+        let held = open(folder.file(kept[0]), O_RDONLY)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX) == 0)
+        try await write(Array(quakes.prefix(2)), to: SQLiteStore(path: folder.file("q.sqlite")))
         #expect(try files(in: folder) == (["q.sqlite", "q.sqlite-shm", "q.sqlite-wal"] + kept).sorted())
     }
 }

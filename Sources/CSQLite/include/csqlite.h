@@ -26,6 +26,7 @@ static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TR
 // The SQLite functions quakes uses, each the sqlite3_ function of the same name, through the table
 // csqlite_load() fills. Call them only after csqlite_load() has returned NULL.
 int csqlite_open_v2(const char *a0, sqlite3 **a1, int a2, const char *a3);
+int csqlite_close(sqlite3 *a0);
 int csqlite_close_v2(sqlite3 *a0);
 int csqlite_busy_timeout(sqlite3 *a0, int a1);
 int csqlite_exec(sqlite3 *a0, const char *a1, int (*a2)(void*,int,char**,char**), void *a3, char **a4);

@@ -23,7 +23,8 @@ package enum DatabaseFolder {
     /// Flushes the folder of the file at `path` to disk, so that a file just renamed into it stays
     /// renamed after a crash. Best effort: a file system that cannot flush a folder has nothing to flush.
     package static func flush(containing path: String) {
-        let folder = open(FilePaths.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let parent = FilePaths.parent(of: path)
+        let folder = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return }
         fsync(folder)
         close(folder)

@@ -81,16 +81,21 @@ enum StalledFetch {
     }
 
     /// Waits until a process has a write transaction open on the draft of the missing `database`
-    /// (`DatabaseDraft`, in rollback mode): a lock on SQLite's `RESERVED_BYTE`, 0x40000001.
+    /// (`DatabaseDraft`, in rollback mode): a write lock over SQLite's `RESERVED_BYTE`, 0x40000001,
+    /// alone or, once the transaction has spilled pages to the file, within its exclusive lock.
     static func waitUntilWritingDraft(of database: String) async throws {
         let folder = (database as NSString).deletingLastPathComponent
         let prefix = (database as NSString).lastPathComponent + ".tmp."
+        let reserved = 0x4000_0001
         try await waitUntil("a transaction writes a draft of \(database)") {
             let drafts = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) }
             return drafts.contains { draft in
                 locks(on: folder + "/" + draft).contains { fields in
-                    fields.contains("POSIX") && fields.contains("WRITE")
-                        && fields.suffix(2) == ["1073741825", "1073741825"]
+                    guard fields.contains("POSIX"), fields.contains("WRITE"), fields.count >= 2,
+                        let start = Int(fields[fields.count - 2])
+                    else { return false }
+                    let end = fields.last == "EOF" ? Int.max : Int(fields[fields.count - 1]) ?? -1
+                    return start <= reserved && reserved <= end
                 }
             }
         }
