@@ -31,7 +31,13 @@ public final class Connection {
         case exclusive = "EXCLUSIVE"
     }
 
-    let handle: OpaquePointer
+    private let openHandle: OpaquePointer
+    /// The SQLite handle; a connection used after `close()` stops here rather than hand SQLite a
+    /// freed one.
+    var handle: OpaquePointer {
+        precondition(!isClosed, "an SQLite connection used after close()")
+        return openHandle
+    }
     /// The file name the connection was opened with.
     public let path: String
     private var cachedStatements: [String: Statement] = [:]
@@ -57,7 +63,7 @@ public final class Connection {
             csqlite_close_v2(opened)
             throw error
         }
-        handle = opened
+        openHandle = opened
         self.path = path
     }
 
@@ -81,7 +87,7 @@ public final class Connection {
     deinit {
         cachedStatements.removeAll()
         // close_v2 defers the close until every statement made from this connection is finalised.
-        if !isClosed { csqlite_close_v2(handle) }
+        if !isClosed { csqlite_close_v2(openHandle) }
     }
 
     /// Closes the connection now (wraps `sqlite3_close`), for a file that must have no connection
@@ -91,8 +97,8 @@ public final class Connection {
     public func close() throws(SQLiteError) {
         guard !isClosed else { return }
         cachedStatements.removeAll()
-        let result = csqlite_close(handle)
-        guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: handle) }
+        let result = csqlite_close(openHandle)
+        guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, handle: openHandle) }
         isClosed = true
     }
 

@@ -63,7 +63,8 @@ final class DatabaseDraft {
             unlink(path)
             close(holder)
         }
-        let probe = path + ".link"
+        // Named as a draft, so that one a killed process left is removed as a draft is.
+        let probe = draftPrefix(of: destination) + "\(getpid()).\(String(UInt64.random(in: .min ... .max), radix: 16))"
         guard link(path, probe) == 0 else {
             discard()
             return nil
@@ -100,13 +101,16 @@ final class DatabaseDraft {
         } catch {
             throw StoreError(path: destination, error)
         }
+        let overtaken = "another program created it while this write went on; nothing was stored, try again"
         // A `-wal`, `-shm` or `-journal` that a deleted database left would be taken for the new
-        // one's: SQLite deletes them when it creates a database in their place, and so does this.
+        // one's (SQLite replays a log into any database of that name): with no database there,
+        // they are no one's. Never those of a database that appeared meanwhile.
+        guard !isOvertaken else { throw StoreError(path: destination, overtaken) }
         for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
         guard link(path, destination) == 0 else {
             let reason =
                 errno == EEXIST
-                ? "another program created it while this write went on; nothing was stored, try again"
+                ? overtaken
                 : "cannot put \(path) in its place (\(String(cString: strerror(errno)))); nothing was stored"
             throw StoreError(path: destination, reason)
         }
@@ -123,8 +127,9 @@ final class DatabaseDraft {
 
     /// Deletes the drafts beside `destination` that no process holds: once a database is in place,
     /// no draft of it can go there, and a killed fetch's may be as large as its load. (A draft made
-    /// at this very moment, between its creation and its `flock`, would be taken for abandoned: its
-    /// write then fails at the link, storing nothing.)
+    /// at this very moment, between its creation and its `flock`, would be taken for abandoned; its
+    /// store then finds the database in place and writes there.) Only regular files named as
+    /// drafts are looked at.
     private static func removeAbandonedDrafts(of destination: String) {
         let prefix = FilePaths.name(of: draftPrefix(of: destination))
         let parent = FilePaths.parent(of: destination)
@@ -139,9 +144,16 @@ final class DatabaseDraft {
             guard name.hasPrefix(prefix), parts.count == 2, pid_t(parts[0]) != nil, UInt64(parts[1], radix: 16) != nil
             else { continue }
             let draft = FilePaths.appending(name, to: folder)
-            let descriptor = open(draft, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            // Read and write: where `flock` is emulated with `fcntl` locks (NFS), an exclusive one
+            // needs a descriptor open for writing.
+            let descriptor = open(draft, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { continue }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(draft) }
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            {
+                unlink(draft)
+            }
             close(descriptor)
         }
     }

@@ -46,7 +46,7 @@ public actor SQLiteStore: QuakeWriting {
     /// Opens the database now, so that a fetch fails early when it cannot be written. A missing
     /// one is not created yet: its draft is.
     public func open() throws(StoreError) {
-        _ = try currentConnection()
+        _ = try connection()
     }
 
     // MARK: - Ingest transactions
@@ -56,7 +56,7 @@ public actor SQLiteStore: QuakeWriting {
     public func beginIngest(author: String, source: String?) async throws(StoreError) -> IngestTicket {
         let ticket = await turns.take()
         do {
-            let writer = try currentConnection()
+            let writer = try connectionForNewWrite()
             try writer.begin(.immediate)
             let history = try SQLitePendingHistory.begin(on: writer)
             let indexes = try DeferredIndexes.settingAside(on: writer)
@@ -125,7 +125,7 @@ public actor SQLiteStore: QuakeWriting {
     /// The validators saved for `url`, for a conditional request.
     public func feedState(for url: String) throws(StoreError) -> FeedState? {
         do {
-            return try HistoryStatements(try currentConnection()).feedState(for: url)
+            return try HistoryStatements(try connection()).feedState(for: url)
         } catch {
             throw StoreError(path: path, error)
         }
@@ -161,8 +161,8 @@ public actor SQLiteStore: QuakeWriting {
 
     // MARK: - Private
 
-    /// The connection of the transaction under way: to the database, or to its draft while it is
-    /// missing (made on first use when nothing at all is at the path).
+    /// The connection: to the database, or to its draft while it is missing (made on first use when
+    /// nothing at all is at the path). Never changed under a transaction under way.
     private func connection() throws(StoreError) -> Connection {
         if let openConnection { return openConnection }
         if let draft { return draft.connection }
@@ -175,10 +175,10 @@ public actor SQLiteStore: QuakeWriting {
         return connection
     }
 
-    /// The connection for something new, a write or a read between writes: a draft is given up when
-    /// another process made the database meanwhile (`watch` makes its draft before it takes the
-    /// writer lock).
-    private func currentConnection() throws(StoreError) -> Connection {
+    /// The connection a write begins on, its turn taken (so no ingest is open on a draft): a draft
+    /// is given up when another process made the database meanwhile (`watch` makes its draft before
+    /// it takes the writer lock).
+    private func connectionForNewWrite() throws(StoreError) -> Connection {
         if let draft, draft.isOvertaken { self.draft = nil }
         return try connection()
     }
@@ -203,7 +203,7 @@ public actor SQLiteStore: QuakeWriting {
         let turn = await turns.take()
         defer { turns.end(turn) }
         do {
-            let writer = try currentConnection()
+            let writer = try connectionForNewWrite()
             try writer.begin(.immediate)
             let result: Result
             do {

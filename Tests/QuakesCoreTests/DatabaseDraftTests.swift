@@ -107,13 +107,19 @@ import Testing
         let ticket = try await slow.beginIngest(author: "slow", source: nil)
         _ = try await slow.ingest(Array(quakes.prefix(5)), for: ticket)
         try await write(Array(quakes.suffix(3)), to: SQLiteStore(path: path))
+        // The other program's latest commit is still in its log, which must be left alone.
+        let other = try Connection(path: path)
+        try other.pragma("wal_autocheckpoint = 0")
+        try other.execute("INSERT INTO quake (id, time, longitude, latitude) VALUES ('other1', 1, 0, 0)")
         await #expect {
             try await slow.commit(ticket, timestamp: 2, feedState: nil)
         } throws: { error in
             "\(error)".contains("another program created it while this write went on; nothing was stored")
         }
-        #expect(try SQLiteReader(path: path).count() == 3)
+        #expect(try SQLiteReader(path: path).count() == 4)
         #expect(try files(in: folder) == ["q.sqlite", "q.sqlite-shm", "q.sqlite-wal"])
+        try other.close()
+        #expect(try SQLiteReader(path: path).count() == 4)
     }
 
     /// A database deleted without its `-wal` (by hand, to start again) leaves frames that SQLite
