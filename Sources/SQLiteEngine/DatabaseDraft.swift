@@ -52,7 +52,7 @@ final class DatabaseDraft {
     /// FAT or some network file systems), where the database is made in place instead.
     static func make(for destination: String) throws(StoreError) -> DatabaseDraft? {
         try DatabaseFolder.create(for: destination, database: destination)
-        let path = draftPrefix(of: destination) + "\(getpid()).\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        let path = newName(for: destination)
         // 0644 less the umask, the mode SQLite gives a database it creates.
         let holder = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard holder >= 0 else {
@@ -64,7 +64,7 @@ final class DatabaseDraft {
             close(holder)
         }
         // Named as a draft, so that one a killed process left is removed as a draft is.
-        let probe = draftPrefix(of: destination) + "\(getpid()).\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        let probe = newName(for: destination)
         guard link(path, probe) == 0 else {
             discard()
             return nil
@@ -123,6 +123,11 @@ final class DatabaseDraft {
     /// `quakes.sqlite.tmp.`: a draft's name, less its process's number and its own.
     private static func draftPrefix(of destination: String) -> String {
         destination + ".tmp."
+    }
+
+    /// `quakes.sqlite.tmp.PID.RANDOM`: a name for a new draft, or its probe, that no other has.
+    private static func newName(for destination: String) -> String {
+        draftPrefix(of: destination) + "\(getpid()).\(String(UInt64.random(in: .min ... .max), radix: 16))"
     }
 
     /// Deletes the drafts beside `destination` that no process holds: once a database is in place,
