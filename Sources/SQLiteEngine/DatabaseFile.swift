@@ -7,9 +7,9 @@ import SQLite
 ///
 /// Writers (fetch, prune, a fetching watch) create (through a `DatabaseDraft`), upgrade and write the
 /// file, in WAL mode, keeping its `-wal` and `-shm` files (with the database's own permissions) so
-/// that users who can read the database but not write its folder can read it too. Readers (count, list, show, history, status,
-/// `watch --no-fetch`) open it read-only and never write to it: a file of an older schema waits for
-/// the next writer to upgrade it.
+/// that users who can read the database but not write its folder can read it too. Readers (count,
+/// list, show, history, status, `watch --no-fetch`) open it read-only and never write to it: a file
+/// of an older schema waits for the next writer to upgrade it.
 enum DatabaseFile {
     /// How long a statement waits for another process's lock before giving up.
     static let busyTimeoutMilliseconds: Int32 = 5_000

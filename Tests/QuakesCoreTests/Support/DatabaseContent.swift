@@ -106,4 +106,15 @@ struct DatabaseContent: Equatable {
         // killed at a random moment).
         return try Connection(path: path, mode: .readWrite).pragma("integrity_check")
     }
+
+    /// How many `quake` rows each index a first load builds after its rows (`DeferredIndexes`)
+    /// holds, `quake_time` then `quake_mag`, and then the table itself: all three equal when the
+    /// indexes were built whole.
+    static func indexedCounts(of path: String) throws -> [Int64?] {
+        let counts = try Connection(path: path, mode: .readOnly).statement(
+            "SELECT (SELECT count(*) FROM quake INDEXED BY quake_time), (SELECT count(*) FROM quake INDEXED BY quake_mag),"
+                + " (SELECT count(*) FROM quake NOT INDEXED)")
+        guard try counts.step() else { return [] }
+        return [counts.int64(at: 0), counts.int64(at: 1), counts.int64(at: 2)]
+    }
 }
