@@ -24,6 +24,10 @@ actor GeoJSONStore: QuakeWriting {
         executor.asUnownedSerialExecutor()
     }
 
+    nonisolated var companionExecutor: any TaskExecutor {
+        executor.companion
+    }
+
     init(path: String) {
         self.path = path
     }

@@ -43,6 +43,10 @@ public actor PostgresStore: QuakeWriting {
         executor.asUnownedSerialExecutor()
     }
 
+    public nonisolated var companionExecutor: any TaskExecutor {
+        executor.companion
+    }
+
     init(uri: String, name: String) {
         self.uri = uri
         self.name = name

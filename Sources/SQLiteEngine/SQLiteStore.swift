@@ -37,6 +37,10 @@ public actor SQLiteStore: QuakeWriting {
         executor.asUnownedSerialExecutor()
     }
 
+    public nonisolated var companionExecutor: any TaskExecutor {
+        executor.companion
+    }
+
     /// A store for the database at `path`, which is opened on first use, on the store's own queue
     /// (a missing one is made in a draft, and created by the first write that commits).
     public init(path: String) {

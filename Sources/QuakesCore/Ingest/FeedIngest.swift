@@ -194,12 +194,14 @@ struct FeedIngest {
     /// (`BatchWriter.skimming`), so a wrong guess costs a few chunks. A selection needs every
     /// quake, so it never skims.
     ///
-    /// The loop that hands batches on runs on a queue of its own, the decoders on the cooperative
-    /// pool. On the pool, with every thread of it decoding, the loop waited for a decode to end
-    /// before it could give the store its next batch: a quarter of two cores sat idle through a
-    /// fresh ingest of 200,000 features, which took 3.4 s instead of 4.0 (medians of five).
+    /// The loop that hands batches on runs on the store's queue, between its jobs
+    /// (`QuakeWriting.companionExecutor`), the decoders on the cooperative pool. On the pool, with
+    /// every thread of it decoding, the loop waited for a decode to end before it could give the
+    /// store its next batch: a quarter of two cores sat idle through a fresh ingest of 200,000
+    /// features, which took 3.4 s instead of 4.0 (medians of five). On a queue of its own, each
+    /// batch handed over and each answer woke another thread.
     private func decodeAndStore(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
-        try await withTaskExecutorPreference(QueueTaskExecutor(label: "quakes.ingest")) {
+        try await withTaskExecutorPreference(store.companionExecutor) {
             try await decodeAndStoreInOrder(from: channel, into: writer)
         }
     }

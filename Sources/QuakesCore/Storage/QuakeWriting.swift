@@ -6,6 +6,11 @@
 /// ingest of this writer is open, `ingest(_:for:)` applies batches in order by
 /// `IdentityRules` (the one implementation every engine uses), and `commit` or `rollback` ends it.
 public protocol QuakeWriting: Actor {
+    /// Where a task that mostly waits for this store should run (an ingest's loop): on the store's
+    /// own queue, between its jobs (`QueueExecutor.companion`), so that handing it work wakes no
+    /// other thread.
+    nonisolated var companionExecutor: any TaskExecutor { get }
+
     /// Connects, creates or upgrades the schema, so that a fetch fails early when it cannot write.
     func open() async throws(StoreError)
 

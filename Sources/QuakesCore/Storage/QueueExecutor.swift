@@ -6,9 +6,16 @@ import Dispatch
 /// processes' locks, never holds one of the few threads of Swift's cooperative pool.
 package final class QueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
+    /// A task executor whose jobs run on this queue, between the actor's: for a task that does
+    /// little but hand the actor work and wait for the answer (an ingest's loop, which gives the
+    /// store its batches). Each hand-over and each answer then continues on the thread that is
+    /// already running, where on a queue of its own each woke another thread: 0.08 to 0.16 s of a
+    /// 200,000-feature fetch's 2.5 s went in those 541 round trips.
+    package let companion: QueueTaskExecutor
 
     package init(label: String) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
+        companion = QueueTaskExecutor(label: label + ".companion", target: queue)
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {

@@ -8,11 +8,14 @@ import Dispatch
 ///
 /// Not `QueueExecutor` in a second role: that one is an actor's serial executor, and running an
 /// actor's jobs as those of a task executor too would change where the code they call continues.
+/// A task executor can share an actor's queue instead (`QueueExecutor.companion`).
 package final class QueueTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
-    package init(label: String) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
+    /// An executor on a queue of its own, or, with `target`, one whose jobs take turns with
+    /// `target`'s on its thread.
+    package init(label: String, target: DispatchQueue? = nil) {
+        queue = DispatchQueue(label: label, qos: .userInitiated, target: target)
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
