@@ -155,7 +155,7 @@ struct PostgresBatchWrites: IdentityStore {
         for id in ids { owners[id] = owner }
     }
 
-    mutating func writeEvent(_ quake: Quake) {
+    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) {
         events[quake.id] = .store(quake)
     }
 

@@ -12,8 +12,9 @@ import SQLite
 /// Not `Sendable`: it belongs to the store actor, which makes one per batch.
 struct IngestStatements: IdentityStore {
     private let connection: Connection
-    private var events = MultiRowInsert<Quake>(upsertSQL) { quake, statement, first, arena in
-        try QuakeColumns.bind(quake, to: statement, from: first, arena: arena)
+    /// Bound from packed events (`PackedQuake`), in place: the decoders packed them.
+    private var events = MultiRowInsert<PackedQuake>(upsertSQL) { event, statement, first, _ in
+        try QuakeColumns.bind(event, to: statement, from: first)
     }
     private var owned = MultiRowInsert<(id: String, owner: IdentityOwner)>(upsertOwnerSQL) {
         row, statement, first, arena in
@@ -118,9 +119,9 @@ struct IngestStatements: IdentityStore {
         }
     }
 
-    mutating func writeEvent(_ quake: Quake) throws {
+    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) throws {
         try writeRefreshes()
-        try events.append(quake, on: connection, arena: arena)
+        try events.append(packed ?? PackedQuake(quake), on: connection, arena: arena)
     }
 
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {
@@ -172,7 +173,7 @@ struct IngestStatements: IdentityStore {
     // MARK: - Statements
 
     /// Inserts rows, each replacing every column of the row with its id; parameters in column order.
-    private static let upsertSQL = MultiRowInsert<Quake>.SQL(columns: QuakeColumns.names.count) { values in
+    private static let upsertSQL = MultiRowInsert<PackedQuake>.SQL(columns: QuakeColumns.names.count) { values in
         """
         INSERT INTO quake (\(QuakeColumns.list))
         VALUES \(values)

@@ -26,24 +26,22 @@ enum QuakeColumns {
         return quake
     }
 
-    /// Binds every column of `quake` to the statement's parameters from `first` on, in table order.
+    /// Binds every column of `event` to the statement's parameters from `first` on, in table order.
     ///
-    /// Text goes through `arena` (`SQLITE_STATIC`): the bindings stay valid until the arena is reset
-    /// or the statement's bindings are cleared.
-    static func bind(_ quake: Quake, to statement: Statement, from first: Int32 = 1, arena: TextArena)
-        throws(SQLiteError)
-    {
+    /// Text is bound where the event holds it (`SQLITE_STATIC`): the event must outlive the
+    /// statement's run.
+    static func bind(_ event: PackedQuake, to statement: Statement, from first: Int32 = 1) throws(SQLiteError) {
         for field in QuakeField.allCases {
             let index = first + Int32(field.rawValue)
             switch field.kind {
             case .text:
-                if let text = quake.text(field) {
-                    try statement.bind(unownedText: arena.store(text), at: index)
+                if let text = event.text(field) {
+                    try statement.bind(unownedText: text, at: index)
                 } else {
                     try statement.bindNull(at: index)
                 }
-            case .integer: try statement.bind(quake.integer(field), at: index)
-            case .real: try statement.bind(quake.real(field), at: index)
+            case .integer: try statement.bind(event.integer(field), at: index)
+            case .real: try statement.bind(event.real(field), at: index)
             }
         }
     }

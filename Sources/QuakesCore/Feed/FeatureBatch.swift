@@ -30,7 +30,7 @@ extension FeatureChunk {
         var batch = FeatureBatch()
         batch.quakes.reserveCapacity(elements.count)
         for element in elements.indices {
-            switch try decode(element: element, digest: digests) {
+            switch try decode(element: element, digest: digests, packed: false) {
             case let .usable(decoded):
                 batch.quakes.append(decoded.quake)
                 if digests { batch.digests.append(decoded.digest) }
@@ -56,7 +56,7 @@ extension FeatureChunk {
                     batch.append(skim, element: position)
                     continue
                 }
-                switch try decode(element: position, digest: true, in: buffer) {
+                switch try decode(element: position, digest: true, packed: true, in: buffer) {
                 case let .usable(decoded): batch.append(decoded)
                 case let .unusable(problem): batch.problems.append(problem)
                 }
@@ -65,12 +65,15 @@ extension FeatureChunk {
         return batch
     }
 
-    /// Decodes the feature `elements[element]`, with its digest and fingerprint when `digest`.
-    func decode(element: Int, digest: Bool) throws -> IngestBatch.Decoding {
-        try bytes.withUnsafeBytes { buffer in try decode(element: element, digest: digest, in: buffer) }
+    /// Decodes the feature `elements[element]`, with its digest and fingerprint when `digest`, and
+    /// packed for the store when `packed` (`PackedQuake`).
+    func decode(element: Int, digest: Bool, packed: Bool) throws -> IngestBatch.Decoding {
+        try bytes.withUnsafeBytes { buffer in
+            try decode(element: element, digest: digest, packed: packed, in: buffer)
+        }
     }
 
-    private func decode(element: Int, digest: Bool, in buffer: UnsafeRawBufferPointer) throws
+    private func decode(element: Int, digest: Bool, packed: Bool, in buffer: UnsafeRawBufferPointer) throws
         -> IngestBatch.Decoding
     {
         let range = elements[element]
@@ -81,7 +84,8 @@ extension FeatureChunk {
             return .usable(
                 IngestBatch.DecodedFeature(
                     quake: quake, digest: digest ? QuakeDigest.of(quake) : 0,
-                    fingerprint: digest ? FeatureFingerprint.of(bytes) : nil))
+                    fingerprint: digest ? FeatureFingerprint.of(bytes) : nil, packed: packed ? PackedQuake(quake) : nil)
+            )
         case let .invalid(reason, id):
             return .unusable(FeatureProblem(index: firstIndex + element, id: id, reason: reason))
         }

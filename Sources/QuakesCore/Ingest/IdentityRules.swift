@@ -69,8 +69,9 @@ package protocol IdentityStore {
     func owners(of ids: [String]) throws -> [String: IdentityOwner]
     /// Makes `owner` the owner of each of `ids`.
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws
-    /// Stores `quake` under its id, in place of the event stored there if there is one.
-    mutating func writeEvent(_ quake: Quake) throws
+    /// Stores `quake` under its id, in place of the event stored there if there is one; `packed`,
+    /// when its decoder packed it, is the same event, which an engine may write from instead.
+    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) throws
     /// Sets the feed time of the event stored under `id`, whose data did not change.
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws
     /// The version that owns `ids` came again, from a later feed: each takes `owner`, which differs
@@ -127,7 +128,7 @@ package enum IdentityRules {
                             updated: stored.version.updated, generated: skim.generated, digest: stored.version.digest),
                         isDeletion: false, time: stored.time, fingerprint: skim.fingerprint)
                     let changed = try apply(
-                        incoming, naming: skim.namedIDs, ownIDOwner: stored, quake: nil, owners: &owners, to: &store)
+                        incoming, naming: skim.namedIDs, ownIDOwner: stored, data: nil, owners: &owners, to: &store)
                     outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
                     continue
                 }
@@ -157,17 +158,18 @@ package enum IdentityRules {
             version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: feature.digest),
             isDeletion: quake.isDeleted, time: quake.time, fingerprint: feature.fingerprint)
         let changed = try apply(
-            incoming, naming: quake.namedIDs, ownIDOwner: stored, quake: quake, owners: &owners, to: &store)
+            incoming, naming: quake.namedIDs, ownIDOwner: stored, data: feature, owners: &owners, to: &store)
         outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
     }
 
     /// Applies the version `incoming`, which names the ids `named` (its own first), to the store;
     /// `owners` holds the owners of every id it names, and is kept current, and `ownIDOwner` is
-    /// what it holds for the version's own id, read already by the caller. `quake` is its data, nil
-    /// only when the stored event is this version already (same digest), which the rules then never
-    /// write. Returns true when an event was inserted, changed or removed.
+    /// what it holds for the version's own id, read already by the caller. `data` is the decoded
+    /// feature, nil only when the stored event is this version already (same digest), which the
+    /// rules then never write. Returns true when an event was inserted, changed or removed.
     private static func apply(
-        _ incoming: IdentityOwner, naming named: [String], ownIDOwner: IdentityOwner?, quake: Quake?,
+        _ incoming: IdentityOwner, naming named: [String], ownIDOwner: IdentityOwner?,
+        data: IngestBatch.DecodedFeature?,
         owners: inout [String: IdentityOwner], to store: inout some IdentityStore
     ) throws -> Bool {
         let ownID = incoming.event
@@ -217,8 +219,8 @@ package enum IdentityRules {
             } else {
                 // Only a version whose data is stored already comes without it (`apply(_:owners:to:)`),
                 // and that one took the branch above.
-                guard let quake else { preconditionFailure("a version to write without its data") }
-                try store.writeEvent(quake)
+                guard let data else { preconditionFailure("a version to write without its data") }
+                try store.writeEvent(data.quake, packed: data.packed)
                 try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil)
                 changed = true
             }

@@ -53,7 +53,7 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         for id in ids { owners[id] = owner }
     }
 
-    package mutating func writeEvent(_ quake: Quake) {
+    package mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) {
         events[quake.id] = quake
     }
 

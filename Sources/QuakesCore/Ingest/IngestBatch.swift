@@ -14,16 +14,20 @@ public struct IngestBatch: Sendable {
 
     /// A usable feature, decoded.
     package struct DecodedFeature: Sendable {
-        package var quake: Quake
+        package let quake: Quake
         /// Its `QuakeDigest`.
-        package var digest: Int64
+        package let digest: Int64
         /// The `FeatureFingerprint` of the bytes it came from, when it came from a feed.
-        package var fingerprint: Int64?
+        package let fingerprint: Int64?
+        /// `quake` packed by the decoder (`PackedQuake`), when it came from a feed: what an engine
+        /// may write in its place.
+        package let packed: PackedQuake?
 
-        package init(quake: Quake, digest: Int64, fingerprint: Int64?) {
+        package init(quake: Quake, digest: Int64, fingerprint: Int64?, packed: PackedQuake? = nil) {
             self.quake = quake
             self.digest = digest
             self.fingerprint = fingerprint
+            self.packed = packed
         }
     }
 
@@ -98,7 +102,7 @@ public struct IngestBatch: Sendable {
     /// Decodes a skimmed feature: what the decoders would have made of it.
     package func decode(element: Int) throws -> Decoding {
         guard let chunk else { preconditionFailure("a skimmed feature without its chunk") }
-        return try chunk.decode(element: element, digest: true)
+        return try chunk.decode(element: element, digest: true, packed: true)
     }
 }
 
