@@ -28,6 +28,10 @@ actor GeoJSONStore: QuakeWriting {
         executor.companion
     }
 
+    nonisolated var takesPackedEvents: Bool {
+        false
+    }
+
     init(path: String) {
         self.path = path
     }

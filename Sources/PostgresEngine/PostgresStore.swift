@@ -47,6 +47,10 @@ public actor PostgresStore: QuakeWriting {
         executor.companion
     }
 
+    public nonisolated var takesPackedEvents: Bool {
+        false
+    }
+
     init(uri: String, name: String) {
         self.uri = uri
         self.name = name

@@ -66,9 +66,11 @@ public final class Statement {
 
     /// Binds UTF-8 text without copying it (wraps `sqlite3_bind_text64` with `SQLITE_STATIC`).
     ///
-    /// The caller must keep the bytes alive and unchanged until the parameter is bound again or
-    /// `clearBindings()` runs: SQLite reads them at every `step()`. Use it for hot loops that bind
-    /// from a buffer they own; `bind(_: String?, at:)` is the safe default.
+    /// SQLite reads the bytes at every `step()` (and nowhere else this module calls): the caller
+    /// keeps them alive and unchanged until the last step with this binding, and binds the
+    /// parameter again (or clears the bindings, as `Connection.statement` does when it hands a
+    /// cached statement out) before any later step. Use it for hot loops that bind from memory they
+    /// own; `bind(_: String?, at:)` is the safe default.
     public func bind(unownedText text: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
         guard let start = text.baseAddress, !text.isEmpty else { return try check(bindEmptyText(at: index)) }
         try check(

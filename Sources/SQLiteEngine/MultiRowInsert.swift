@@ -10,9 +10,10 @@ import SQLite
 /// `ON CONFLICT` path against it.
 ///
 /// The rows held are written by `flush`, which the owner calls before anything else reads or
-/// changes the table, and at the end of its batch. Text is bound in place through an arena, reset
-/// for each statement run: every parameter of the statement is bound again before each run, so no
-/// run reads text from before the reset.
+/// changes the table, and at the end of its batch. Text is bound in place (`SQLITE_STATIC`), from
+/// the arena, reset for each statement run, or from the rows themselves (`PackedQuake`), held
+/// until their statement has run: every parameter of the statement is bound again before each
+/// run, so no run reads text from before the reset or of rows let go.
 struct MultiRowInsert<Row> {
     /// The statements of an insert for each number of rows they take, made once per process.
     struct SQL: Sendable {

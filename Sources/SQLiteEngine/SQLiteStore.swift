@@ -41,6 +41,10 @@ public actor SQLiteStore: QuakeWriting {
         executor.companion
     }
 
+    public nonisolated var takesPackedEvents: Bool {
+        true
+    }
+
     /// A store for the database at `path`, which is opened on first use, on the store's own queue
     /// (a missing one is made in a draft, and created by the first write that commits).
     public init(path: String) {

@@ -20,6 +20,27 @@ import Testing
         }
     }
 
+    /// The decoders pack every feature for a store that takes packed events, each the very quake
+    /// decoded beside it, and none for one that does not.
+    @Test func theDecodersPackOnlyWhenTheStoreTakesThem() throws {
+        let bytes = try Fixtures.bytes(Fixtures.weekBefore)
+        for packing in [true, false] {
+            let features = try ReingestTests.batches(bytes, skimming: false, packing: packing).flatMap(\.features)
+            #expect(features.count == 3098)
+            for feature in features {
+                guard case let .decoded(decoded) = feature else {
+                    Issue.record("a feature not decoded")
+                    continue
+                }
+                if packing {
+                    #expect(decoded.packed?.quake == decoded.quake, "\(decoded.quake.id)")
+                } else {
+                    #expect(decoded.packed == nil)
+                }
+            }
+        }
+    }
+
     /// Texts past the room first made for them, empty ones, and fields of each kind asked for as
     /// another kind.
     @Test func largeEmptyAndMissingValues() {

@@ -42,9 +42,9 @@ extension FeatureChunk {
     }
 
     /// The features of the chunk for the store: skimmed when `skimming` (those the skim cannot
-    /// stand for decoded at once), else decoded. Fails, with a `JSONSyntaxError`, only when the
-    /// chunk is not valid JSON.
-    func prepare(skimming: Bool) throws -> IngestBatch {
+    /// stand for decoded at once), else decoded, and packed when `packing` (for a store that
+    /// `takesPackedEvents`). Fails, with a `JSONSyntaxError`, only when the chunk is not valid JSON.
+    func prepare(skimming: Bool, packing: Bool = false) throws -> IngestBatch {
         var batch = IngestBatch(chunk: skimming ? self : nil)
         batch.reserveCapacity(elements.count)
         try bytes.withUnsafeBytes { buffer in
@@ -56,7 +56,7 @@ extension FeatureChunk {
                     batch.append(skim, element: position)
                     continue
                 }
-                switch try decode(element: position, digest: true, packed: true, in: buffer) {
+                switch try decode(element: position, digest: true, packed: packing, in: buffer) {
                 case let .usable(decoded): batch.append(decoded)
                 case let .unusable(problem): batch.problems.append(problem)
                 }

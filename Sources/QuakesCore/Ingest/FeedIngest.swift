@@ -217,6 +217,7 @@ struct FeedIngest {
             // first thing by the task, so no decode holds a stored batch in memory.
             var lastStored: IngestBatch?
             var inputEnded = false
+            let packing = store.takesPackedEvents
             while true {
                 try Task.checkCancellation()
                 while !inputEnded, submitted - stored < decodersInFlight {
@@ -230,7 +231,7 @@ struct FeedIngest {
                     lastStored = nil
                     decoders.addTask(executorPreference: globalConcurrentExecutor) {
                         finished.withLock { $0 = nil }
-                        return (position, try chunk.prepare(skimming: skimming))
+                        return (position, try chunk.prepare(skimming: skimming, packing: packing))
                     }
                     submitted += 1
                 }

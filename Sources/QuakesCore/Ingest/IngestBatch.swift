@@ -102,7 +102,8 @@ public struct IngestBatch: Sendable {
     /// Decodes a skimmed feature: what the decoders would have made of it.
     package func decode(element: Int) throws -> Decoding {
         guard let chunk else { preconditionFailure("a skimmed feature without its chunk") }
-        return try chunk.decode(element: element, digest: true, packed: true)
+        // Not packed: the store packs what it writes (few of these are), and only when it packs.
+        return try chunk.decode(element: element, digest: true, packed: false)
     }
 }
 

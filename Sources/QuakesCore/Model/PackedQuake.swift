@@ -23,7 +23,7 @@ package final class PackedQuake: @unchecked Sendable {
         precondition(QuakeField.allCases.count <= 64, "a field without a presence bit")
         // Room for the texts of most features (about 300 bytes), doubled when a feature needs
         // more: one pass over the fields, as texts are placed by offset, not by address.
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.header + 512, alignment: 8)
+        var buffer = Self.allocate(Self.header + 512)
         var present: UInt64 = 0
         var end = Self.header
         for field in QuakeField.allCases {
@@ -33,8 +33,7 @@ package final class PackedQuake: @unchecked Sendable {
                 guard var text = quake.text(field) else { continue }
                 let count = text.withUTF8 { utf8 in
                     if end + utf8.count > buffer.count {
-                        let larger = UnsafeMutableRawBufferPointer.allocate(
-                            byteCount: max(2 * buffer.count, end + utf8.count), alignment: 8)
+                        let larger = Self.allocate(max(2 * buffer.count, end + utf8.count))
                         larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<end]))
                         buffer.deallocate()
                         buffer = larger
@@ -64,7 +63,17 @@ package final class PackedQuake: @unchecked Sendable {
         bytes.deallocate()
     }
 
-    /// The UTF-8 of a text field, or nil when it has none: valid as long as this object lives.
+    /// `count` bytes bound to `UInt8`, as `withText` reads the texts; the slots are written and read
+    /// as raw bytes.
+    private static func allocate(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 8)
+        bytes.bindMemory(to: UInt8.self)
+        return bytes
+    }
+
+    /// The UTF-8 of a text field, or nil when it has none: valid as long as this object lives, so
+    /// the caller holds a reference for as long as it uses the bytes (the SQLite engine holds the
+    /// event until the statement it is bound to has run).
     package func text(_ field: QuakeField) -> UnsafeRawBufferPointer? {
         guard field.kind == .text, has(field) else { return nil }
         let slot = Self.slot(field)

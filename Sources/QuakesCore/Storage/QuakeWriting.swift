@@ -11,6 +11,10 @@ public protocol QuakeWriting: Actor {
     /// other thread.
     nonisolated var companionExecutor: any TaskExecutor { get }
 
+    /// True when the engine writes events from the `PackedQuake`s the decoders make beside each
+    /// `Quake` (SQLite binds their texts in place); false when that packing would be wasted.
+    nonisolated var takesPackedEvents: Bool { get }
+
     /// Connects, creates or upgrades the schema, so that a fetch fails early when it cannot write.
     func open() async throws(StoreError)
 

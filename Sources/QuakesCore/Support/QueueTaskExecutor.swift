@@ -1,7 +1,7 @@
 import Dispatch
 
-/// A task executor that runs the tasks preferring it on a dispatch queue of its own, off Swift's
-/// cooperative pool.
+/// A task executor that runs the tasks preferring it on a dispatch queue, off Swift's cooperative
+/// pool: one of its own, or one that takes turns with an actor's (`QueueExecutor.companion`).
 ///
 /// For a task that mostly hands work on and must do so at once: on the pool it would wait behind
 /// the long jobs it hands out, which hold every thread of it (on two cores, a fetch's decoders).
