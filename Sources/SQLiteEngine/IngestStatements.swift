@@ -12,7 +12,8 @@ import SQLite
 /// Not `Sendable`: it belongs to the store actor, which makes one per batch.
 struct IngestStatements: IdentityStore {
     private let connection: Connection
-    /// Bound from packed events (`PackedQuake`), in place: the decoders packed them.
+    /// Bound in place from packed events (`PackedQuake`): the decoders packed them, or `writeEvent`
+    /// does, for a feature the store decoded itself.
     private var events = MultiRowInsert<PackedQuake>(upsertSQL) { event, statement, first, _ in
         try QuakeColumns.bind(event, to: statement, from: first)
     }
