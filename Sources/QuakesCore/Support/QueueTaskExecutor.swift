@@ -8,7 +8,6 @@ import Dispatch
 ///
 /// Not `QueueExecutor` in a second role: that one is an actor's serial executor, and running an
 /// actor's jobs as those of a task executor too would change where the code they call continues.
-/// A task executor can share an actor's queue instead (`QueueExecutor.companion`).
 package final class QueueTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
