@@ -51,10 +51,12 @@ struct IngestStatements: IdentityStore {
         self.arena = arena
         self.fresh = fresh
         pending = history
+        // A join, with `json_each` outermost, seeks each id in turn; `id IN (SELECT …)` would first
+        // sort the ids into a temporary index, a quarter of the look-up's time (measured in C).
         selectOwners = try connection.statement(
             """
-            SELECT id, nullif(event, id), updated, generated, digest, deleted, time, fingerprint FROM identity
-            WHERE id IN (SELECT value FROM json_each(?1))
+            SELECT identity.id, nullif(event, identity.id), updated, generated, digest, deleted, time, fingerprint
+            FROM json_each(?1) AS named CROSS JOIN identity ON identity.id = named.value
             """)
         updateFeedTime = try connection.statement("UPDATE quake SET generated = ?2 WHERE id = ?1")
         refreshOwners = try connection.statement(

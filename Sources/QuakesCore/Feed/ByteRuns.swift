@@ -6,9 +6,13 @@
 /// Each test flags the bytes of a word that may need the reader (SWAR: "SIMD within a register");
 /// the lowest flag is exact, so the returned index is the first such byte, and the reader takes
 /// over there as if it had walked every byte before.
+///
+/// The scans the readers run for every string are always inlined into them: a call for each
+/// string cost more than the scan of a short one.
 package enum ByteRuns {
     /// The index of the first byte from `index` that is a quote, a backslash, a control character
     /// or not ASCII, or `count`: where a string's plain contents end.
+    @inline(__always)
     static func plainStringEnd(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
         scan(base, from: index, count: count) { word in
             zeroBytes(word ^ repeated(.quote)) | zeroBytes(word ^ repeated(.backslash)) | bytesBelow(0x20, word)
@@ -19,6 +23,7 @@ package enum ByteRuns {
     }
 
     /// The index of the first quote or backslash from `index`, or `count`.
+    @inline(__always)
     static func quoteOrBackslash(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
         scan(base, from: index, count: count) { word in
             zeroBytes(word ^ repeated(.quote)) | zeroBytes(word ^ repeated(.backslash))
@@ -29,6 +34,7 @@ package enum ByteRuns {
 
     /// The index of the first quote, brace or bracket from `index` (and of some bytes no JSON has
     /// outside strings: `Y`, `_`, `y`, DEL, and any byte past ASCII), or `count`.
+    @inline(__always)
     static func quoteOrBracket(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
         // '[' 0x5B, ']' 0x5D, '{' 0x7B and '}' 0x7D are the bytes b with b & 0xD9 == 0x59 (with the four above).
         scan(base, from: index, count: count) { word in
