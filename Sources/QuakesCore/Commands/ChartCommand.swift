@@ -45,7 +45,7 @@ struct ChartCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
-        filters = try FilterOptions(arguments)
+        filters = try FilterOptions(arguments, describing: true)
         dimension =
             try arguments.value(
                 .by, expected: "one of " + Histogram.Dimension.allCases.map(\.rawValue).joined(separator: ", ")

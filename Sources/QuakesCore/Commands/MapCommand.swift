@@ -36,7 +36,7 @@ struct MapCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
-        filters = try FilterOptions(arguments)
+        filters = try FilterOptions(arguments, describing: true)
         extent =
             try arguments.value(.extent, expected: "auto, world or MINLON,MINLAT,MAXLON,MAXLAT, as --bbox takes") {
                 text -> MapExtent? in
