@@ -7,8 +7,8 @@
 /// the lowest flag is exact, so the returned index is the first such byte, and the reader takes
 /// over there as if it had walked every byte before.
 ///
-/// The scans the readers run for every string are always inlined into them: a call for each
-/// string cost more than the scan of a short one.
+/// The scans that run in the per-byte loops of the scanner, the splitter and the JSON writer are
+/// always inlined into them: a call each cost more than scanning a short run.
 package enum ByteRuns {
     /// The index of the first byte from `index` that is a quote, a backslash, a control character
     /// or not ASCII, or `count`: where a string's plain contents end.
