@@ -172,6 +172,21 @@ private func stringError(_ bytes: [UInt8]) -> String? {
         #expect(error.reason.contains("nesting deeper than 512"))
     }
 
+    /// Objects and arrays alternate through the 64th level, where `copyValue` moves its record of
+    /// open containers from a word to an array: each must still be closed by its own bracket.
+    @Test func closesObjectsAndArraysInTurnPastTheSixtyFourthLevel() throws {
+        // Siblings of each kind, so that the levels below are opened again as the other kind.
+        let siblings = #"[{"a":1},[2],{"b":[3]}]"#
+        for levels in [62, 63, 64, 65, 66, 130, JSONScanner.maximumDepth - 3] {
+            let opening = (0..<levels).map { $0.isMultiple(of: 2) ? #"{"a":"# : "[" }.joined()
+            let closing = (0..<levels).reversed().map { $0.isMultiple(of: 2) ? "}" : "]" }.joined()
+            #expect(try copy(opening + siblings + closing) == opening + siblings + closing)
+            // The innermost closer swapped for the other kind: refused, whichever kind it is.
+            let innermost = closing.first == "}" ? "]" : "}"
+            #expect(throws: JSONSyntaxError.self) { try copy(opening + siblings + innermost + closing.dropFirst()) }
+        }
+    }
+
     @Test func reportsTheOffsetWhereParsingStopped() throws {
         let error = try #require(throws: JSONSyntaxError.self) {
             try scanning(#"{"a": [1, 2, x]}"#) { scanner in try scanner.skipValue() }
