@@ -28,10 +28,6 @@ actor GeoJSONStore: QuakeWriting {
         executor.companion
     }
 
-    nonisolated var takesPackedEvents: Bool {
-        false
-    }
-
     init(path: String) {
         self.path = path
     }

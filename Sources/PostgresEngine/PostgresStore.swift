@@ -47,10 +47,6 @@ public actor PostgresStore: QuakeWriting {
         executor.companion
     }
 
-    public nonisolated var takesPackedEvents: Bool {
-        false
-    }
-
     init(uri: String, name: String) {
         self.uri = uri
         self.name = name

@@ -12,7 +12,8 @@ public protocol QuakeWriting: Actor {
     nonisolated var companionExecutor: any TaskExecutor { get }
 
     /// True when the engine writes events from the `PackedQuake`s the decoders make beside each
-    /// `Quake` (SQLite binds their texts in place); false when that packing would be wasted.
+    /// `Quake` (SQLite binds their texts in place); false, the default, when that packing would be
+    /// wasted.
     nonisolated var takesPackedEvents: Bool { get }
 
     /// Connects, creates or upgrades the schema, so that a fetch fails early when it cannot write.
@@ -48,6 +49,11 @@ public protocol QuakeWriting: Actor {
 }
 
 extension QuakeWriting {
+    /// The default: only the SQLite engine binds packed events.
+    public nonisolated var takesPackedEvents: Bool {
+        false
+    }
+
     /// Stores a batch of decoded features and says how many changed an event; `digests` are their
     /// `QuakeDigest`s when the caller computed them already.
     public func ingest(_ quakes: [Quake], digests: [Int64]? = nil, for ticket: IngestTicket) async throws(StoreError)
