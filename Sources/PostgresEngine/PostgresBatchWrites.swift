@@ -37,7 +37,8 @@ struct PostgresBatchWrites: IdentityStore {
     /// The owners the previous batch decided, when its rows are written while this batch is
     /// decided (`PostgresFlush`): the database lacks them until that flush ends.
     private var unflushed: [String: IdentityOwner] = [:]
-    /// The previous batch's flush, which must end before this batch uses the connection.
+    /// The previous batch's flush, which must end before this batch uses the connection; it is
+    /// queued behind any earlier batch's, so when it ends, they have too.
     private(set) var previousFlush: PostgresFlush?
 
     init(connection: PostgresConnection, history: PostgresPendingHistory) {
@@ -66,17 +67,22 @@ struct PostgresBatchWrites: IdentityStore {
     ///
     /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
     /// are laid over what the database holds, and it is flushed on `queue` while this batch is
-    /// decided (`previousFlush`).
+    /// decided (`previousFlush`), behind `earlier`, the flush queued last. Only when an id must be
+    /// read from the database does this wait for `earlier` to end; then the database holds every
+    /// batch but `previous`.
     mutating func loadOwners(
         of ids: some Sequence<String>, amongFresh fresh: FreshIdentities?,
-        flushingMeanwhile previous: PostgresBatchWrites?, on queue: DispatchQueue
+        flushingMeanwhile previous: PostgresBatchWrites?, after earlier: PostgresFlush?, on queue: DispatchQueue
     ) throws -> [String: IdentityOwner] {
         lookedUp = Set(ids)
-        storedOwners = try query(fresh.map { lookedUp.filter($0.mayContain) } ?? Array(lookedUp))
+        let decided = previous?.owners ?? [:]
+        let asked = (fresh.map { lookedUp.filter($0.mayContain) } ?? Array(lookedUp)).filter { decided[$0] == nil }
+        if !asked.isEmpty { try earlier?.finish() }
+        storedOwners = try query(asked)
         if let previous {
-            unflushed = previous.owners
-            for id in lookedUp { if let owner = unflushed[id] { storedOwners[id] = owner } }
-            previousFlush = PostgresFlush(previous, on: queue)
+            unflushed = decided
+            for id in lookedUp { if let owner = decided[id] { storedOwners[id] = owner } }
+            previousFlush = PostgresFlush(previous, after: earlier, on: queue)
         }
         return storedOwners
     }
@@ -206,6 +212,10 @@ struct PostgresBatchWrites: IdentityStore {
         for (id, owner) in owners {
             if isNewIdentity(id) { newIdentities.append((id, owner)) } else { changedIdentities.append((id, owner)) }
         }
+        // New rows in key order: a primary key takes ascending keys at its rightmost leaf without a
+        // descent from the root, and one network's codes mostly ascend. The dictionaries' order
+        // made every insert a descent: sorted, the server took 5 % less CPU at 200,000 features.
+        newIdentities.sort { $0.id < $1.id }
         prepared.newIdentities = try Self.encoded(
             newIdentities, for: Self.copyIdentity(into: "identity"), types: Self.identityTypes, Self.identityRow)
         prepared.changedIdentities = try Self.encoded(
@@ -221,6 +231,7 @@ struct PostgresBatchWrites: IdentityStore {
             case .delete: prepared.deleted.append(id)
             }
         }
+        newEvents.sort { $0.id < $1.id }  // As the identities, above.
         prepared.newEvents = try Self.encoded(
             newEvents, for: Self.copyEvents(into: "quake"), types: PostgresColumns.copiedTypes, PostgresColumns.row)
         prepared.changedEvents = try Self.encoded(

@@ -67,7 +67,8 @@ struct PostgresPendingHistory: PendingHistory {
     }
 
     /// A plain COPY: an entry saved twice without `replacing` naming it fails the write on the
-    /// primary key rather than lose the first. Every entry is kept, even one whose event came and
+    /// primary key rather than lose the first. In key order, as `PostgresBatchWrites.prepare` sends
+    /// new rows. Every entry is kept, even one whose event came and
     /// went (no change), so that a later batch follows it; the commit removes those.
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
         if !replacing.isEmpty {
@@ -80,7 +81,7 @@ struct PostgresPendingHistory: PendingHistory {
         try connection.copy(
             "COPY history_change (token, id, existed, remains, merged_into, change) FROM STDIN",
             binary: [.bigint, .text, .integer, .integer, .text, .text],
-            rows: entries.lazy.map { [token] entry in
+            rows: entries.sorted { $0.id < $1.id }.lazy.map { [token] entry in
                 [
                     .integer(token), .text(entry.id), .integer(entry.existed ? 1 : 0), .integer(entry.remains ? 1 : 0),
                     entry.recordedMergedInto.map(PostgresValue.text), entry.change.map { .text($0.rawValue) },
@@ -93,13 +94,21 @@ struct PostgresPendingHistory: PendingHistory {
     /// changed none records nothing.
     func record(author: String, source: String?, timestamp: Int64) throws -> StoreCommit {
         var commit = StoreCommit(token: nil)
-        try connection.execute(
-            "DELETE FROM history_change WHERE token = $1::bigint AND change IS NULL", [.integer(token)])
         let counts = try connection.execute(
             "SELECT change, count(*) FROM history_change WHERE token = $1::bigint GROUP BY change", [.integer(token)])
+        var keptUnchanged = false
         for row in 0..<counts.rowCount {
-            guard let kind = counts.string(row: row, column: 0).flatMap(HistoryChange.Kind.init) else { continue }
+            guard let change = counts.string(row: row, column: 0) else {
+                keptUnchanged = true
+                continue
+            }
+            guard let kind = HistoryChange.Kind(rawValue: change) else { continue }
             commit.add(counts.int(row: row, column: 1) ?? 0, of: kind)
+        }
+        // Another pass over the write's entries, which most writes do not need.
+        if keptUnchanged {
+            try connection.execute(
+                "DELETE FROM history_change WHERE token = $1::bigint AND change IS NULL", [.integer(token)])
         }
         guard commit.inserted + commit.updated + commit.deleted > 0 else { return commit }
         commit.token = token

@@ -23,9 +23,13 @@ public actor PostgresStore: QuakeWriting {
     /// The last batch of the active ingest, decided but not yet written: it is written while the
     /// next batch is decided (`PostgresFlush`), or at the commit.
     private var unflushed: PostgresBatchWrites?
-    /// The batch being written, which may still be when `ingest` returns, so that the server works
-    /// on it while the next batch comes: the connection is its until it ends (see `connection()`).
+    /// The batch being written, or queued to be, which may still be when `ingest` returns, so that
+    /// the server works on it while the next batch comes: the connection is its until it ends (see
+    /// `connection()`). Earlier batches' flushes, queued before it, end before it does.
     private var inFlight: PostgresFlush?
+    /// The flush queued before `inFlight`, which may not have ended: the next batch waits for it,
+    /// so that at most one flush waits behind the one the server is on.
+    private var queuedAhead: PostgresFlush?
     /// Where batches are written while the store decides the next (see `PostgresFlush`).
     private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
 
@@ -80,15 +84,24 @@ public actor PostgresStore: QuakeWriting {
     public func ingest(_ batch: IngestBatch, for ticket: IngestTicket) throws(StoreError) -> IngestOutcome {
         let active = try turns.context(of: ticket, in: name)
         do {
-            let connection = try connection()
-            try endFlush()
+            // Not `connection()`, which would wait for the batch in flight: `loadOwners` does only
+            // when it must read from the server. A flush that has already failed ends the ingest.
+            let connection = try openConnection ?? connection()
+            // More flushes queued would let deciding run ahead and take the server's core.
+            try queuedAhead?.finish()
+            queuedAhead = nil
+            try inFlight?.throwIfFailed()
             var writes = PostgresBatchWrites(connection: connection, history: active.history)
             // The owners are read before the previous batch is written, which then happens while
             // this one is decided, and after.
             var owners = try writes.loadOwners(
-                of: batch.namedIDs, amongFresh: active.fresh, flushingMeanwhile: unflushed, on: flushQueue)
+                of: batch.namedIDs, amongFresh: active.fresh, flushingMeanwhile: unflushed, after: inFlight,
+                on: flushQueue)
             unflushed = nil
-            inFlight = writes.previousFlush
+            if let flush = writes.previousFlush {
+                queuedAhead = inFlight
+                inFlight = flush
+            }
             let outcome = try IdentityRules.apply(batch, owners: &owners, to: &writes)
             // Noted here, not by the writes, which their flush takes to another thread.
             if let fresh = active.fresh { for id in writes.ownedIDs { fresh.insert(id) } }
@@ -119,6 +132,7 @@ public actor PostgresStore: QuakeWriting {
             return commit
         } catch {
             inFlight = nil
+            queuedAhead = nil
             _ = try? openConnection?.execute("ROLLBACK")
             throw StoreError(path: name, error)
         }
@@ -224,7 +238,10 @@ public actor PostgresStore: QuakeWriting {
 
     /// Waits until the batch in flight is written, and throws what its flush failed with.
     private func endFlush() throws {
-        defer { inFlight = nil }
+        defer {
+            inFlight = nil
+            queuedAhead = nil
+        }
         try inFlight?.finish()
     }
 

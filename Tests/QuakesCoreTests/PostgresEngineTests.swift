@@ -100,6 +100,54 @@ import Testing
         #expect(status.standardOutput.contains(#""schemaVersion":\#(PostgresSchema.latestVersion)"#))
     }
 
+    /// A batch the server refuses part-way through a first load, slowly, so that the next batch's
+    /// flush is queued behind it (`PostgresFlush`) and the last batch comes to the commit, which
+    /// waits for that flush: the fetch ends with the server's own error, not the aborted
+    /// transaction's of the flush behind, and leaves nothing; without the refusal, the same feed
+    /// loads whole. A trigger of another schema stands in for any failure on the server.
+    @Test func aBatchRefusedPartWayThroughAFirstLoadEndsTheFetchWithTheServersError() async throws {
+        let store = try TestEngine.postgresql.newDatabase()
+        let empty = try store.write("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
+        let created = await QuakesRun.fetch([empty], database: store.location)
+        #expect(created.status == .success, "\(created.standardError)")
+        let feed = store.file("large.geojson")
+        let count = 8_000
+        try LargeFeed.write(count: count, to: feed)
+        // In the middle of the third batch from the end (batches of `FeedIngest.chunkSize` bytes).
+        let featureBytes = try FileManager.default.attributesOfItem(atPath: feed)[.size] as? Int ?? 0
+        let perBatch = FeedIngest.defaultChunkSize / (featureBytes / count)
+        let batches = (count + perBatch - 1) / perBatch
+        let refused = "big\((batches - 3) * perBatch + perBatch / 2)"
+        let connection = try connect(store)
+        try connection.execute("CREATE SCHEMA trap")
+        try connection.execute(
+            """
+            CREATE FUNCTION trap.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_sleep(2);
+                RAISE EXCEPTION 'refused %', NEW.id;
+            END
+            $$
+            """)
+        try connection.execute(
+            """
+            CREATE TRIGGER refuse BEFORE INSERT ON quake FOR EACH ROW WHEN (NEW.id = '\(refused)')
+            EXECUTE FUNCTION trap.refuse()
+            """)
+        let failed = await QuakesRun.fetch([feed], database: store.location)
+        #expect(failed.status == .ioError)
+        #expect(failed.standardError.hasPrefix("Error: "), "\(failed.standardError)")
+        #expect(failed.standardError.contains("refused \(refused)"), "\(failed.standardError)")
+        let left = try connection.execute("SELECT (SELECT count(*) FROM quake), (SELECT count(*) FROM identity)")
+        #expect(left.int64(row: 0, column: 0) == 0)
+        #expect(left.int64(row: 0, column: 1) == 0)
+        try connection.execute("DROP TRIGGER refuse ON quake")
+        let loaded = await QuakesRun.fetch([feed], database: store.location)
+        #expect(loaded.status == .success, "\(loaded.standardError)")
+        let counted = await QuakesRun.run(["count", "--db", store.location])
+        #expect(counted.standardOutput == "\(count)\n")
+    }
+
     /// The columns SQL users and dashboards read: times as timestamptz, `extra` as jsonb.
     /// The generated columns for SQL users hold what the stored fields say: `time_utc` and
     /// `updated_utc` the same instants, `extra_json` the same JSON as the exact text of `extra`.

@@ -67,7 +67,8 @@ struct FeedIngest {
     /// the stored events a feed no longer lists.
     var collectsIDs = false
     /// About how many bytes of features each decoder task takes at a time.
-    var chunkSize = 256 * 1024
+    var chunkSize = Self.defaultChunkSize
+    static let defaultChunkSize = 256 * 1024
     /// How many chunks may be decoding at once: twice the cores, so that decoders never wait for
     /// the task that hands their batches to the store.
     var decodersInFlight = 2 * Processors.available
