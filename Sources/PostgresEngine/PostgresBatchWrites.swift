@@ -212,9 +212,10 @@ struct PostgresBatchWrites: IdentityStore {
         for (id, owner) in owners {
             if isNewIdentity(id) { newIdentities.append((id, owner)) } else { changedIdentities.append((id, owner)) }
         }
-        // New rows in key order: a primary key takes ascending keys at its rightmost leaf without a
-        // descent from the root, and one network's codes mostly ascend. The dictionaries' order
-        // made every insert a descent: sorted, the server took 5 % less CPU at 200,000 features.
+        // New rows in key order, so that the primary key's inserts go side by side, and ascending
+        // ids (one network's codes mostly ascend) in at its rightmost leaf without a descent: in
+        // the dictionaries' order each searched a leaf of its own. The server took 5 % less CPU
+        // for 200,000 features.
         newIdentities.sort { $0.id < $1.id }
         prepared.newIdentities = try Self.encoded(
             newIdentities, for: Self.copyIdentity(into: "identity"), types: Self.identityTypes, Self.identityRow)
