@@ -76,9 +76,9 @@ struct PostgresBatchWrites: IdentityStore {
     ) throws -> [String: IdentityOwner] {
         lookedUp = Set(ids)
         let decided = previous?.owners ?? [:]
-        let asked = (fresh.map { lookedUp.filter($0.mayContain) } ?? Array(lookedUp)).filter { decided[$0] == nil }
+        let asked = lookedUp.filter { decided[$0] == nil && fresh?.mayContain($0) != false }
         if !asked.isEmpty { try earlier?.finish() }
-        storedOwners = try query(asked)
+        storedOwners = try query(Array(asked))
         if let previous {
             unflushed = decided
             for id in lookedUp { if let owner = decided[id] { storedOwners[id] = owner } }

@@ -6,19 +6,20 @@ import Dispatch
 /// decides the next while the server waits (measured: both cores idle 40 % of a 200,000-feature
 /// ingest). The next batch's owners are read before this flush starts, so they lack its rows; the
 /// store lays this batch's decided owners over them
-/// (`PostgresBatchWrites.loadOwners(of:flushingMeanwhile:on:)`).
+/// (`PostgresBatchWrites.loadOwners(of:amongFresh:flushingMeanwhile:after:on:)`).
 ///
-/// When the next batch is decided before this one is written, and needs nothing read from the
-/// server, its flush is queued behind this one (`after`), so that the server goes on to it at once
-/// rather than wait for the store's thread to wake and start it: that hand-over left the server
-/// idle about a tenth of a fresh ingest.
+/// A flush may be queued behind another still under way (`after`): when the store has decided
+/// the next batch before this one is written and the batch after it needs nothing read from the
+/// server, the next batch's flush is queued at once, so that the server goes on to it rather than
+/// wait for the store's thread to wake and start it, and only one waits so.
 ///
 /// `@unchecked Sendable` is sound: from `init` until `done` is signalled, the writes, and the
 /// connection they hold, are used by the flushing thread alone, and the flushes queued on the one
 /// serial queue run one after another, each ending before the next begins. The store does not use
-/// the connection meanwhile: deciding a batch touches it only in `PostgresBatchWrites.owners(of:)`
-/// and `loadOwners`, which call `finish()` on the last flush queued first, and every other use goes
-/// through `PostgresStore.connection()`, which does too. The semaphore orders the flushing thread's
+/// the connection meanwhile: `PostgresStore.ingest` hands it to the batch it decides without
+/// waiting, but the batch touches it only in `PostgresBatchWrites.owners(of:)` and `loadOwners`,
+/// which call `finish()` on the last flush queued first, and every other use goes through
+/// `PostgresStore.connection()`, which does too. The semaphore orders the flushing thread's
 /// writes (`failure` included) before everything the store does after `finish()`; a flush queued
 /// behind another reads that one's `failure` on the same serial queue, after it was written.
 /// `finished` is touched by the store's thread only.

@@ -67,9 +67,10 @@ struct PostgresPendingHistory: PendingHistory {
     }
 
     /// A plain COPY: an entry saved twice without `replacing` naming it fails the write on the
-    /// primary key rather than lose the first. In key order, as `PostgresBatchWrites.prepare` sends
-    /// new rows. Every entry is kept, even one whose event came and
-    /// went (no change), so that a later batch follows it; the commit removes those.
+    /// primary key rather than lose the first. Every entry is kept, even one whose event came and
+    /// went (no change), so that a later batch follows it; the commit removes those. Sorted by id,
+    /// as `PostgresBatchWrites.prepare` sends new rows (here on the flush's thread, while the
+    /// server waits: a few hundred entries a batch).
     func save(_ entries: [HistoryLedger.Entry], replacing: Set<String>) throws {
         if !replacing.isEmpty {
             var statement = PostgresStatement()

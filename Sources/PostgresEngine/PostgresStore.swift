@@ -23,12 +23,13 @@ public actor PostgresStore: QuakeWriting {
     /// The last batch of the active ingest, decided but not yet written: it is written while the
     /// next batch is decided (`PostgresFlush`), or at the commit.
     private var unflushed: PostgresBatchWrites?
-    /// The batch being written, or queued to be, which may still be when `ingest` returns, so that
-    /// the server works on it while the next batch comes: the connection is its until it ends (see
-    /// `connection()`). Earlier batches' flushes, queued before it, end before it does.
+    /// The last flush queued: the batch being written, or waiting behind `queuedAhead` to be, which
+    /// may still be when `ingest` returns, so that the server works on it while the next batch
+    /// comes. The connection is the flushes' until it ends (see `connection()`), and the flushes
+    /// queued before it end before it does.
     private var inFlight: PostgresFlush?
-    /// The flush queued before `inFlight`, which may not have ended: the next batch waits for it,
-    /// so that at most one flush waits behind the one the server is on.
+    /// The flush queued before `inFlight`, which the server may still be on: the next batch waits
+    /// for it, so that at most one flush waits behind the one the server is on.
     private var queuedAhead: PostgresFlush?
     /// Where batches are written while the store decides the next (see `PostgresFlush`).
     private let flushQueue = DispatchQueue(label: "quakes.postgres.flush")
@@ -274,7 +275,7 @@ public actor PostgresStore: QuakeWriting {
     /// The write connection, once the batch in flight, if any, has been written. When that flush
     /// failed, the ingest's transaction is over: it is rolled back at once, so that another
     /// source's call (`feedState(for:)`) does not fail inside it, and the ingest's next call throws
-    /// the flush's failure (`endFlush()`).
+    /// the flush's failure (`PostgresFlush.throwIfFailed()`, or `endFlush()` at the commit).
     private func connection() throws(StoreError) -> PostgresConnection {
         if let inFlight {
             do {

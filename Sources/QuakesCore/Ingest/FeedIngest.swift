@@ -68,6 +68,7 @@ struct FeedIngest {
     var collectsIDs = false
     /// About how many bytes of features each decoder task takes at a time.
     var chunkSize = Self.defaultChunkSize
+    /// `chunkSize` unless set otherwise; tests read it to place a feature in a given batch.
     static let defaultChunkSize = 256 * 1024
     /// How many chunks may be decoding at once: twice the cores, so that decoders never wait for
     /// the task that hands their batches to the store.
