@@ -99,6 +99,15 @@ public struct ByteBuffer: Sendable {
         append(more.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// `value` in network byte order, stored in place rather than copied by `memcpy`: the binary
+    /// COPY format writes one before every field.
+    @inlinable public mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        let end = used + MemoryLayout<Integer>.size
+        if end > storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(end) }
+        UnsafeMutableRawPointer(storage.base + used).storeBytes(of: value.bigEndian, as: Integer.self)
+        used = end
+    }
+
     /// `value` in decimal, written straight in: the COPY text format's integers and the FDSN
     /// emulator's.
     @inlinable public mutating func appendDecimal(_ value: Int64) {

@@ -1,4 +1,5 @@
 import Bytes
+import Glibc
 
 /// Rows encoded in COPY's text or binary format, apart from any connection: what a
 /// `PostgresCopyWriter` sends in chunks as rows are written, or what a caller encodes ahead and
@@ -19,15 +20,22 @@ public struct PostgresCopyRows: Sendable {
     private(set) var buffer: ByteBuffer
     /// Rows appended so far.
     public private(set) var rowCount = 0
+    /// The columns' types in the binary format (none in the text format), and the field that comes
+    /// next in the row `appendRow` writes, if it is writing one.
+    private let types: [PostgresColumnType]
+    private var fieldIndex = 0
+    private var inRow = false
 
     /// Rows for `sql`, a `COPY table (columns) FROM STDIN`, in `format`.
     public init(for sql: String, format: Format) {
         self.format = format
         buffer = ByteBuffer(capacity: 1 << 16)
-        guard case .binary = format else {
+        guard case .binary(let types) = format else {
             self.sql = sql
+            types = []
             return
         }
+        self.types = types
         self.sql = sql + " WITH (FORMAT binary)"
         // The signature, then no flags and no header extension.
         ([UInt8]("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]).withUnsafeBufferPointer { buffer.append($0) }
@@ -41,15 +49,11 @@ public struct PostgresCopyRows: Sendable {
     /// escaped (`\\`, `\t`, `\n`, `\r`), so any text arrives as it was. Text containing NUL is
     /// refused, as the server would refuse it.
     public mutating func append(_ row: [PostgresValue?]) throws(PostgresError) {
+        guard case .text = format else { return try appendBinaryFields(of: row) }
         let rowStart = buffer.count
         do throws(PostgresError) {
-            switch format {
-            case .text:
-                try appendFields(of: row)
-                buffer.append(UInt8(ascii: "\n"))
-            case .binary(let types):
-                try appendBinaryFields(of: row, types: types)
-            }
+            try appendFields(of: row)
+            buffer.append(UInt8(ascii: "\n"))
         } catch {
             // A refused row leaves nothing behind, so that rows appended after it stay whole.
             buffer.truncate(to: rowStart)
@@ -76,42 +80,121 @@ public struct PostgresCopyRows: Sendable {
         }
     }
 
-    /// A row in the binary format: the number of fields, then each field's length (-1 for NULL)
-    /// and its bytes, integers and doubles in network byte order.
-    private mutating func appendBinaryFields(of row: [PostgresValue?], types: [PostgresColumnType])
-        throws(PostgresError)
-    {
+    /// A row in the binary format, from its values (see `appendRow`).
+    private mutating func appendBinaryFields(of row: [PostgresValue?]) throws(PostgresError) {
         guard row.count == types.count else {
             throw PostgresError(message: "a row of \(row.count) values for \(types.count) columns", sql: sql)
         }
-        appendBigEndian(Int16(row.count))
-        // By index, not `zip`: perf showed the debug builds the tests run queueing, at each step of an
-        // unspecialised zip, on the Swift runtime's lock for its element's type.
-        for index in row.indices {
-            switch (row[index], types[index]) {
-            case (nil, _):
-                appendBigEndian(Int32(-1))
-            case (.text(let text)?, .text):
-                try appendRaw(text)
-            case (.integer(let integer)?, .bigint):
-                appendBigEndian(Int32(8))
-                appendBigEndian(integer)
-            case (.integer(let integer)?, .integer):
-                guard let narrow = Int32(exactly: integer) else {
-                    throw PostgresError(
-                        message: "integer out of range: \(integer) in an integer column", sqlState: "22003", sql: sql)
+        try appendRow { rows throws(PostgresError) in
+            // By index, not `for in`: perf showed the debug builds the tests run queueing, at each
+            // step of an unspecialised iterator, on the Swift runtime's lock for its element's type.
+            for index in row.indices {
+                switch row[index] {
+                case nil: try rows.appendNull()
+                case .text(let text)?: try rows.appendField(text)
+                case .integer(let integer)?: try rows.appendField(integer)
+                case .real(let real)?: try rows.appendField(real)
+                case .bool(let bool)?: try rows.appendField(bool)
                 }
-                appendBigEndian(Int32(4))
-                appendBigEndian(narrow)
-            case (.real(let real)?, .double):
-                appendBigEndian(Int32(8))
-                appendBigEndian(real.bitPattern)
-            case (.bool(let bool)?, .boolean):
-                appendBigEndian(Int32(1))
-                buffer.append(bool ? 1 : 0)
-            case (let value?, _):
-                throw PostgresError(message: "\(value) in a column of type \(types[index])", sql: sql)
             }
+        }
+    }
+
+    /// Adds one row in the binary format, its fields written by `body`, one call a column in the
+    /// columns' order, with no `[PostgresValue?]` built: an ingest that built and freed an array
+    /// of values for each event spent more on that than on the encoding. Each field is checked
+    /// against its column's type, and the row against the number of columns; when `body` or a
+    /// check throws (text holding NUL, say), the row leaves nothing behind.
+    public mutating func appendRow(_ body: (inout PostgresCopyRows) throws(PostgresError) -> Void)
+        throws(PostgresError)
+    {
+        guard case .binary = format, !inRow else {
+            throw PostgresError(message: "rows written field by field need the binary format, one at a time", sql: sql)
+        }
+        let rowStart = buffer.count
+        fieldIndex = 0
+        inRow = true
+        defer { inRow = false }
+        appendBigEndian(Int16(types.count))
+        do throws(PostgresError) {
+            try body(&self)
+            guard fieldIndex == types.count else {
+                throw PostgresError(message: "a row of \(fieldIndex) values for \(types.count) columns", sql: sql)
+            }
+        } catch {
+            buffer.truncate(to: rowStart)
+            throw error
+        }
+        rowCount += 1
+    }
+
+    /// NULL, in the next field of the row `appendRow` writes (its `body` only may call this and
+    /// the `appendField`s).
+    public mutating func appendNull() throws(PostgresError) {
+        _ = try nextField(.null)
+        appendBigEndian(Int32(-1))
+    }
+
+    /// `text`, or NULL, in the next field of the row `appendRow` writes, a `text` column.
+    public mutating func appendField(_ text: String?) throws(PostgresError) {
+        _ = try nextField(text == nil ? .null : .text)
+        guard let text else { return appendBigEndian(Int32(-1)) }
+        try appendRaw(text)
+    }
+
+    /// `integer`, or NULL, in the next field of the row `appendRow` writes, a `bigint` or an
+    /// `integer` column (where it must fit in 32 bits).
+    public mutating func appendField(_ integer: Int64?) throws(PostgresError) {
+        let type = try nextField(integer == nil ? .null : .integer)
+        guard let integer else { return appendBigEndian(Int32(-1)) }
+        if type == .bigint {
+            appendBigEndian(Int32(8))
+            appendBigEndian(integer)
+        } else {
+            guard let narrow = Int32(exactly: integer) else {
+                throw PostgresError(
+                    message: "integer out of range: \(integer) in an integer column", sqlState: "22003", sql: sql)
+            }
+            appendBigEndian(Int32(4))
+            appendBigEndian(narrow)
+        }
+    }
+
+    /// `real`, or NULL, in the next field of the row `appendRow` writes, a `double precision` column.
+    public mutating func appendField(_ real: Double?) throws(PostgresError) {
+        _ = try nextField(real == nil ? .null : .real)
+        guard let real else { return appendBigEndian(Int32(-1)) }
+        appendBigEndian(Int32(8))
+        appendBigEndian(real.bitPattern)
+    }
+
+    /// `bool`, or NULL, in the next field of the row `appendRow` writes, a `boolean` column.
+    public mutating func appendField(_ bool: Bool?) throws(PostgresError) {
+        _ = try nextField(bool == nil ? .null : .bool)
+        guard let bool else { return appendBigEndian(Int32(-1)) }
+        appendBigEndian(Int32(1))
+        buffer.append(bool ? 1 : 0)
+    }
+
+    /// What a field holds, to check against its column's type.
+    private enum FieldKind: String {
+        case null, text, integer, real, bool
+    }
+
+    /// The type of the row's next column, which the field moves past, once checked to suit `kind`.
+    private mutating func nextField(_ kind: FieldKind) throws(PostgresError) -> PostgresColumnType {
+        guard inRow, fieldIndex < types.count else {
+            throw PostgresError(
+                message: inRow ? "a row of more values than its \(types.count) columns" : "a field outside a row",
+                sql: sql)
+        }
+        let type = types[fieldIndex]
+        switch (kind, type) {
+        case (.null, _), (.text, .text), (.integer, .bigint), (.integer, .integer), (.real, .double), (.bool, .boolean):
+            fieldIndex += 1
+            return type
+        default:
+            throw PostgresError(message: "a value of kind \(kind.rawValue) in a column of type \(type)", sql: sql)
         }
     }
 
@@ -125,7 +208,7 @@ public struct PostgresCopyRows: Sendable {
         appendBigEndian(length)
         let start = buffer.count
         appendUTF8(text)
-        let hasNUL = buffer.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[start...]).contains(0) }
+        let hasNUL = buffer.withUnsafeBufferPointer { memchr($0.baseAddress! + start, 0, $0.count - start) != nil }
         if hasNUL { throw PostgresConnection.nulError(sql: sql) }
     }
 
@@ -135,7 +218,7 @@ public struct PostgresCopyRows: Sendable {
     }
 
     private mutating func appendBigEndian<Integer: FixedWidthInteger>(_ value: Integer) {
-        withUnsafeBytes(of: value.bigEndian) { buffer.append($0) }
+        buffer.appendBigEndian(value)
     }
 
     private mutating func appendEscaped(_ text: String) throws(PostgresError) {

@@ -32,18 +32,19 @@ enum PostgresColumns {
             }
         } + [.text]
 
-    /// The row COPY sends for `quake`, in the order of `copied`.
-    static func row(_ quake: Quake) -> [PostgresValue?] {
-        var row: [PostgresValue?] = QuakeField.allCases.map { field in
-            switch field.value(of: quake) {
-            case let .text(text)?: .text(text)
-            case let .integer(value)?: .integer(value)
-            case let .real(value)?: .real(value)
-            case nil: nil
+    /// Writes the row COPY sends for `quake`, in the order of `copied`.
+    static func append(_ quake: Quake, to rows: inout PostgresCopyRows) throws(PostgresError) {
+        try rows.appendRow { rows throws(PostgresError) in
+            for field in QuakeField.allCases {
+                switch field.value(of: quake) {
+                case let .text(text)?: try rows.appendField(text)
+                case let .integer(value)?: try rows.appendField(value)
+                case let .real(value)?: try rows.appendField(value)
+                case nil: try rows.appendNull()
+                }
             }
+            try rows.appendField(quake.place.map(TextFolding.fold))
         }
-        row.append(quake.place.map { .text(TextFolding.fold($0)) })
-        return row
     }
 
     /// The quake in `row` of `result`, whose first columns are `list` in order.

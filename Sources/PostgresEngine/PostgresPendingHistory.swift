@@ -79,15 +79,20 @@ struct PostgresPendingHistory: PendingHistory {
             try connection.execute(
                 "DELETE FROM history_change WHERE token = \(token) AND id = ANY(\(ids))", statement.parameters)
         }
-        try connection.copy(
-            "COPY history_change (token, id, existed, remains, merged_into, change) FROM STDIN",
-            binary: [.bigint, .text, .integer, .integer, .text, .text],
-            rows: entries.sorted { $0.id < $1.id }.lazy.map { [token] entry in
-                [
-                    .integer(token), .text(entry.id), .integer(entry.existed ? 1 : 0), .integer(entry.remains ? 1 : 0),
-                    entry.recordedMergedInto.map(PostgresValue.text), entry.change.map { .text($0.rawValue) },
-                ]
-            })
+        var rows = PostgresCopyRows(
+            for: "COPY history_change (token, id, existed, remains, merged_into, change) FROM STDIN",
+            format: .binary([.bigint, .text, .integer, .integer, .text, .text]))
+        for entry in entries.sorted(by: { $0.id < $1.id }) {
+            try rows.appendRow { row throws(PostgresError) in
+                try row.appendField(token)
+                try row.appendField(entry.id)
+                try row.appendField(Int64(entry.existed ? 1 : 0))
+                try row.appendField(Int64(entry.remains ? 1 : 0))
+                try row.appendField(entry.recordedMergedInto)
+                try row.appendField(entry.change?.rawValue)
+            }
+        }
+        try connection.copy(encoded: rows)
     }
 
     /// Records the write as a history transaction of `author` and `source` at `timestamp`, when it

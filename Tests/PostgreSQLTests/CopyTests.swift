@@ -110,6 +110,85 @@ import Testing
         }
     }
 
+    /// Rows written field by field (`appendRow`), as an ingest writes its events, arrive as the
+    /// same values appended as arrays do; a row that breaks a rule (a value of the wrong kind for
+    /// its column, too few or too many fields, text holding NUL, an integer past an `integer`
+    /// column) is refused whole, leaving the rows around it whole; a field outside a row, or a
+    /// row in the text format, is refused.
+    @Test func rowsWrittenFieldByFieldArriveAsArraysDo() async throws {
+        try await TestDatabase.with { database in
+            let connection = try database.connect()
+            try connection.execute(Self.createStaging)
+            try connection.execute("ALTER TABLE staging ADD COLUMN small integer")
+            let copy = "COPY staging (id, name, mag, felt, note, small) FROM STDIN"
+            let types: [PostgresColumnType] = [.bigint, .text, .double, .boolean, .text, .integer]
+            let texts = ValueTests.awkwardTexts
+            let sent: [[PostgresValue?]] = texts.indices.map { index in
+                [
+                    .integer(Int64(index) - 3), .text(texts[index]), index % 3 == 0 ? nil : .real(Double(index) / 8),
+                    .bool(index % 2 == 0), index % 2 == 0 ? nil : .text(texts.reversed()[index]),
+                    .integer(Int64(Int32.min) + Int64(index)),
+                ]
+            }
+            var byField = PostgresCopyRows(for: copy, format: .binary(types))
+            var byArray = PostgresCopyRows(for: copy, format: .binary(types))
+            for (index, row) in sent.enumerated() {
+                try byArray.append(row)
+                try byField.appendRow { fields throws(PostgresError) in
+                    try fields.appendField(Int64(index) - 3)
+                    try fields.appendField(texts[index])
+                    try fields.appendField(index % 3 == 0 ? nil : Double(index) / 8)
+                    try fields.appendField(index % 2 == 0)
+                    try fields.appendField(index % 2 == 0 ? nil : texts.reversed()[index])
+                    try fields.appendField(Int64(Int32.min) + Int64(index))
+                }
+                guard index == 1 else { continue }
+                #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in try fields.appendField("not a number") }
+                }
+                #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in try fields.appendField(Int64(1)) }
+                }
+                #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in
+                        for _ in 0..<7 { try fields.appendNull() }
+                    }
+                }
+                let nul = #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in
+                        try fields.appendField(Int64(1))
+                        try fields.appendField("NUL\u{0}")
+                        for _ in 0..<4 { try fields.appendNull() }
+                    }
+                }
+                #expect(nul?.sqlState == "22021")
+                let wide = #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in
+                        for _ in 0..<5 { try fields.appendNull() }
+                        try fields.appendField(Int64(Int32.max) + 1)
+                    }
+                }
+                #expect(wide?.sqlState == "22003")
+                #expect(throws: PostgresError.self) { try byField.appendField(Int64(1)) }
+            }
+            #expect(byField.rowCount == sent.count)
+            var text = PostgresCopyRows(for: Self.copyStaging, format: .text)
+            #expect(throws: PostgresError.self) {
+                try text.appendRow { fields throws(PostgresError) in try fields.appendField(Int64(1)) }
+            }
+            #expect(try connection.copy(encoded: byField) == sent.count)
+            let result = try connection.execute("SELECT small FROM staging ORDER BY id")
+            let smalls = sent.map { row -> Int64? in
+                if case .integer(let small)? = row[5] { small } else { nil }
+            }
+            #expect((0..<result.rowCount).map { result.int64(row: $0, column: 0) } == smalls)
+            #expect(try rows(connection) == sent.map { Array($0.prefix(5)) })
+            try connection.execute("TRUNCATE staging")
+            #expect(try connection.copy(encoded: byArray) == sent.count)
+            #expect(try rows(connection) == sent.map { Array($0.prefix(5)) })
+        }
+    }
+
     @Test func badDataFailsWithTheServersSQLStateAndStoresNothing() async throws {
         try await TestDatabase.with { database in
             let connection = try database.connect()

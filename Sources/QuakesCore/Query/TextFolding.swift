@@ -12,13 +12,15 @@
 package enum TextFolding {
     /// The folded form of `text`.
     package static func fold(_ text: String) -> String {
-        if isASCII(text) { return text.lowercased() }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text._nfd
-        where scalar.properties.generalCategory != .nonspacingMark {
-            scalars.append(scalar)
+        if isASCII(text) { return lowercasedASCII(text) }
+        // Into bytes, not a `UnicodeScalarView` (350 instructions an append), and with no look-up
+        // of the general category of an ASCII scalar, which is never a mark.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text._nfd where scalar.isASCII || scalar.properties.generalCategory != .nonspacingMark {
+            UTF8.encode(scalar) { bytes.append($0) }
         }
-        return String(scalars).lowercased()
+        return String(decoding: bytes, as: UTF8.self).lowercased()
     }
 
     /// True when `haystack`, folded, contains `needle`, which must already be folded.
@@ -82,6 +84,18 @@ package enum TextFolding {
     private static func isASCII(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isASCII(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `text.lowercased()` for ASCII text, a byte at a time: the standard library's took 2,300
+    /// instructions for a typical place, in every event a fetch stores.
+    private static func lowercasedASCII(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { folded in
+                for index in bytes.indices { folded[index] = lowerASCII(bytes[index]) }
+                return bytes.count
+            }
+        }
     }
 
     @inline(__always)
