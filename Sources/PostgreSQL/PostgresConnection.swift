@@ -227,18 +227,6 @@ public final class PostgresConnection {
         try copy(PostgresCopyRows(for: sql, format: .text), rows: rows)
     }
 
-    /// Loads `rows` with `sql`, a `COPY table (columns) FROM STDIN` to which `WITH (FORMAT binary)`
-    /// is added, the columns being of `types` in order, and returns how many rows the server stored.
-    ///
-    /// COPY's binary format spares the server parsing the text of every number and escape: a fresh
-    /// ingest of 200,000 events spent a fifth less of the server's time loading `quake` so.
-    @discardableResult
-    public func copy(_ sql: String, binary types: [PostgresColumnType], rows: some Sequence<[PostgresValue?]>)
-        throws(PostgresError) -> Int
-    {
-        try copy(PostgresCopyRows(for: sql, format: .binary(types)), rows: rows)
-    }
-
     /// Loads rows encoded ahead (`PostgresCopyRows`), with the statement they were encoded for, and
     /// returns how many rows the server stored.
     @discardableResult

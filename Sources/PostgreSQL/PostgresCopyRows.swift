@@ -1,12 +1,17 @@
 import Bytes
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Rows encoded in COPY's text or binary format, apart from any connection: what a
 /// `PostgresCopyWriter` sends in chunks as rows are written, or what a caller encodes ahead and
 /// `PostgresConnection.copy(encoded:)` sends. An ingest encodes a batch's rows while the
 /// server stores the batch before, so that the server is not kept waiting while they are encoded.
 public struct PostgresCopyRows: Sendable {
-    /// COPY's text format, or its binary format with the columns' types.
+    /// COPY's text format, or its binary format with the columns' types. The binary format spares
+    /// the server parsing the text of every number and escape: a fresh ingest of 200,000 events
+    /// spent a fifth less of the server's time loading `quake` so.
     public enum Format: Sendable {
         case text
         case binary([PostgresColumnType])
@@ -133,21 +138,22 @@ public struct PostgresCopyRows: Sendable {
     public mutating func appendNull() throws(PostgresError) {
         _ = try nextField(.null)
         appendBigEndian(Int32(-1))
+        fieldWritten()
     }
 
     /// `text`, or NULL, in the next field of the row `appendRow` writes, a `text` column.
     public mutating func appendField(_ text: String?) throws(PostgresError) {
-        _ = try nextField(text == nil ? .null : .text)
-        guard let text else { return appendBigEndian(Int32(-1)) }
+        guard let text else { return try appendNull() }
+        _ = try nextField(.text)
         try appendRaw(text)
+        fieldWritten()
     }
 
     /// `integer`, or NULL, in the next field of the row `appendRow` writes, a `bigint` or an
     /// `integer` column (where it must fit in 32 bits).
     public mutating func appendField(_ integer: Int64?) throws(PostgresError) {
-        let type = try nextField(integer == nil ? .null : .integer)
-        guard let integer else { return appendBigEndian(Int32(-1)) }
-        if type == .bigint {
+        guard let integer else { return try appendNull() }
+        if try nextField(.integer) == .bigint {
             appendBigEndian(Int32(8))
             appendBigEndian(integer)
         } else {
@@ -158,22 +164,25 @@ public struct PostgresCopyRows: Sendable {
             appendBigEndian(Int32(4))
             appendBigEndian(narrow)
         }
+        fieldWritten()
     }
 
     /// `real`, or NULL, in the next field of the row `appendRow` writes, a `double precision` column.
     public mutating func appendField(_ real: Double?) throws(PostgresError) {
-        _ = try nextField(real == nil ? .null : .real)
-        guard let real else { return appendBigEndian(Int32(-1)) }
+        guard let real else { return try appendNull() }
+        _ = try nextField(.real)
         appendBigEndian(Int32(8))
         appendBigEndian(real.bitPattern)
+        fieldWritten()
     }
 
     /// `bool`, or NULL, in the next field of the row `appendRow` writes, a `boolean` column.
     public mutating func appendField(_ bool: Bool?) throws(PostgresError) {
-        _ = try nextField(bool == nil ? .null : .bool)
-        guard let bool else { return appendBigEndian(Int32(-1)) }
+        guard let bool else { return try appendNull() }
+        _ = try nextField(.bool)
         appendBigEndian(Int32(1))
         buffer.append(bool ? 1 : 0)
+        fieldWritten()
     }
 
     /// What a field holds, to check against its column's type.
@@ -181,8 +190,10 @@ public struct PostgresCopyRows: Sendable {
         case null, text, integer, real, bool
     }
 
-    /// The type of the row's next column, which the field moves past, once checked to suit `kind`.
-    private mutating func nextField(_ kind: FieldKind) throws(PostgresError) -> PostgresColumnType {
+    /// The type of the row's next column, once checked to suit `kind`. The field moves past it only
+    /// once its bytes are written (`fieldWritten`), so that a `body` that catches a refused field
+    /// and goes on leaves a row one field short, which `appendRow` refuses.
+    private func nextField(_ kind: FieldKind) throws(PostgresError) -> PostgresColumnType {
         guard inRow, fieldIndex < types.count else {
             throw PostgresError(
                 message: inRow ? "a row of more values than its \(types.count) columns" : "a field outside a row",
@@ -191,11 +202,14 @@ public struct PostgresCopyRows: Sendable {
         let type = types[fieldIndex]
         switch (kind, type) {
         case (.null, _), (.text, .text), (.integer, .bigint), (.integer, .integer), (.real, .double), (.bool, .boolean):
-            fieldIndex += 1
             return type
         default:
             throw PostgresError(message: "a value of kind \(kind.rawValue) in a column of type \(type)", sql: sql)
         }
+    }
+
+    private mutating func fieldWritten() {
+        fieldIndex += 1
     }
 
     /// Text as its length and its UTF-8 bytes: the binary format needs no escapes, but text still
@@ -205,11 +219,15 @@ public struct PostgresCopyRows: Sendable {
         guard let length = Int32(exactly: utf8.count) else {
             throw PostgresError(message: "a text of \(utf8.count) bytes, more than COPY carries", sql: sql)
         }
+        let fieldStart = buffer.count
         appendBigEndian(length)
         let start = buffer.count
         appendUTF8(text)
         let hasNUL = buffer.withUnsafeBufferPointer { memchr($0.baseAddress! + start, 0, $0.count - start) != nil }
-        if hasNUL { throw PostgresConnection.nulError(sql: sql) }
+        if hasNUL {
+            buffer.truncate(to: fieldStart)
+            throw PostgresConnection.nulError(sql: sql)
+        }
     }
 
     private mutating func appendUTF8(_ text: String) {

@@ -113,8 +113,8 @@ import Testing
     /// Rows written field by field (`appendRow`), as an ingest writes its events, arrive as the
     /// same values appended as arrays do; a row that breaks a rule (a value of the wrong kind for
     /// its column, too few or too many fields, text holding NUL, an integer past an `integer`
-    /// column) is refused whole, leaving the rows around it whole; a field outside a row, or a
-    /// row in the text format, is refused.
+    /// column, a refused field swallowed by the body) is refused whole, leaving the rows around it
+    /// whole; a field outside a row, or a row in the text format, is refused.
     @Test func rowsWrittenFieldByFieldArriveAsArraysDo() async throws {
         try await TestDatabase.with { database in
             let connection = try database.connect()
@@ -169,6 +169,15 @@ import Testing
                     }
                 }
                 #expect(wide?.sqlState == "22003")
+                // A body that swallows a refused field and goes on leaves a row a field short.
+                #expect(throws: PostgresError.self) {
+                    try byField.appendRow { fields throws(PostgresError) in
+                        try fields.appendField(Int64(1))
+                        try? fields.appendField("NUL\u{0}")
+                        try? fields.appendField(1.0)
+                        for _ in 0..<3 { try fields.appendNull() }
+                    }
+                }
                 #expect(throws: PostgresError.self) { try byField.appendField(Int64(1)) }
             }
             #expect(byField.rowCount == sent.count)
