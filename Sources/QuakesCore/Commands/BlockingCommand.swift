@@ -12,6 +12,10 @@ protocol BlockingCommand: Command {
 }
 
 extension BlockingCommand {
+    static var blocking: (any BlockingCommand.Type)? {
+        self
+    }
+
     func run(in environment: Environment) async throws -> ExitStatus {
         try await Blocking.run { [self] in try runBlocking(in: environment) }
     }

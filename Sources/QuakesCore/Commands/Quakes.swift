@@ -56,7 +56,7 @@ public enum Quakes {
     /// threads, so such a command pays for neither: SIGINT and SIGTERM end it as they end any
     /// program that does not handle them, and it has nothing to roll back.
     public static func runBlockingCommand(_ arguments: [String], in environment: Environment) -> ExitStatus? {
-        guard let first = arguments.first, let type = command(named: first) as? any BlockingCommand.Type else {
+        guard let first = arguments.first, let type = command(named: first)?.blocking else {
             return nil
         }
         return finish(

@@ -76,16 +76,23 @@ public struct Environment: Sendable {
 
     /// The process's variables, read from `environ` (the first of duplicates, as `getenv` does):
     /// a third of a millisecond sooner than `ProcessInfo`, which sets up much more on first use.
+    ///
+    /// Each entry is cut at its `=` as bytes and each side decoded once, and the entries are read
+    /// from the last, so that the first of duplicates is written last, with no look-up before each
+    /// write: making a `String` of each entry, then slicing and copying it, took 8 % of the
+    /// instructions of `quakes count`, and 0.1 ms of its 2.3 ms as `make bench` times it.
     private static func processVariables() -> [String: String] {
+        var count = 0
+        while environ[count] != nil { count += 1 }
         var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.utf8.index(after: equals)...]) }
-            }
-            entry += 1
+        variables.reserveCapacity(count)
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            guard let entry = environ[index] else { continue }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<equals]), as: UTF8.self)
+            variables[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self)
         }
         return variables
     }
