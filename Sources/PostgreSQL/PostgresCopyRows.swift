@@ -87,9 +87,6 @@ public struct PostgresCopyRows: Sendable {
 
     /// A row in the binary format, from its values (see `appendRow`).
     private mutating func appendBinaryFields(of row: [PostgresValue?]) throws(PostgresError) {
-        guard row.count == types.count else {
-            throw PostgresError(message: "a row of \(row.count) values for \(types.count) columns", sql: sql)
-        }
         try appendRow { rows throws(PostgresError) in
             // By index, not `for in`: perf showed the debug builds the tests run queueing, at each
             // step of an unspecialised iterator, on the Swift runtime's lock for its element's type.
