@@ -229,7 +229,8 @@ geodata: deps
 # (scripts/startup-order says how); valgrind traces the runs.
 startup-order: build
 	$(call install-packages,valgrind)
-	scripts/startup-order "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/quakes"
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" && scripts/startup-order "$$bin/quakes" && rm "$$bin/quakes"
+	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 
 # `make install` puts the binary in $(PREFIX)/bin, and the shell completions and the manual page,
 # written by the binary just built from the same definitions as its --help, where bash-completion,

@@ -62,6 +62,23 @@ import Testing
         #expect(loud.standardError.contains(": 18 features, 0 new, 0 updated, 18 unchanged, 0 skipped ("))
     }
 
+    /// The process's variables are read as a command asks for them (`EnvironmentVariables.process`):
+    /// a value holding `=` whole, beside other variables, and an empty one as set but empty.
+    @Test func theProcesssVariablesAreReadWhereTheCommandAsksForThem() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("a=b/q.sqlite")
+        let fetched = try await run(
+            ["fetch", "-q", Fixtures.path(Fixtures.alerts)], environment: ["QUAKES_DB": database, "TZ": "UTC"])
+        #expect(fetched.status == 0, "\(fetched.standardError)")
+        #expect(FileManager.default.fileExists(atPath: database))
+        let counted = try await run(["count"], environment: ["QUAKES_DB": database, "TZ": "Asia/Tokyo"])
+        #expect(counted.status == 0, "\(counted.standardError)")
+        #expect(counted.standardOutput == "18\n")
+        let empty = try await run(["count"], environment: ["QUAKES_DB": ""])
+        #expect(empty.status == 64)
+        #expect(empty.standardError.hasPrefix("Error: QUAKES_DB is set but empty"))
+    }
+
     @Test(
         arguments: [
             (

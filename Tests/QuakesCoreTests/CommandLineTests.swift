@@ -43,9 +43,15 @@ import Testing
     }
 
     @Test func theLastOfARepeatedValueWinsAndAllAreKept() throws {
-        let parsed = try ParsedArguments(["--limit", "1", "--limit", "2"], for: command)
+        let parsed = try ParsedArguments(
+            ["--limit", "1", "-q", "--min-magnitude", "3", "--limit", "2", "--quiet"], for: command)
         #expect(parsed.value(.limit) == "2")
         #expect(parsed.values(.limit) == ["1", "2"])
+        #expect(parsed.values(.minMagnitude) == ["3"])
+        #expect(parsed.flag(.quiet))
+        #expect(!parsed.flag(.utc))
+        #expect(parsed.value(.utc) == nil)
+        #expect(parsed.values(.utc).isEmpty)
     }
 
     @Test func aLoneDashIsAPositional() throws {

@@ -9,8 +9,10 @@ public struct ParsedArguments: Sendable {
     public let command: CommandHelp
     /// The words that are not options, in order.
     public private(set) var positionals: [String] = []
-    private var values: [String: [String]] = [:]
-    private var flagCounts: [String: Int] = [:]
+    /// The options given, in order: a flag with no value, a value option with its value. A command
+    /// takes a handful, so a list serves look-ups as well as a dictionary would, and builds no hash
+    /// table (and no search of the binary for `String`'s `Hashable` conformance) at start-up.
+    private var given: [(name: String, value: String?)] = []
 
     public init(_ arguments: [String], for command: CommandHelp) throws(UsageError) {
         try self.init(arguments, for: command, leniently: false)
@@ -75,14 +77,14 @@ public struct ParsedArguments: Sendable {
     ) throws(UsageError) {
         guard option.value != nil else {
             if inlineValue != nil, !lenient { throw UsageError("The option '\(spelled)' does not take a value") }
-            flagCounts[option.name, default: 0] += 1
+            given.append((option.name, nil))
             return
         }
         guard let value = inlineValue ?? remaining.popFirst() else {
             if lenient { return }
             throw UsageError("Missing value for '\(option.label)'")
         }
-        values[option.name, default: []].append(value)
+        given.append((option.name, value))
     }
 
     /// True when `--help` or `-h` was given.
@@ -91,19 +93,19 @@ public struct ParsedArguments: Sendable {
     /// True when the flag was given.
     public func flag(_ name: OptionName) -> Bool {
         checkDeclared(name)
-        return flagCounts[name.rawValue, default: 0] > 0
+        return given.contains { $0.name == name.rawValue && $0.value == nil }
     }
 
     /// The option's value; the last one when it was given more than once.
     public func value(_ name: OptionName) -> String? {
         checkDeclared(name)
-        return values[name.rawValue]?.last
+        return given.last { $0.name == name.rawValue }?.value
     }
 
     /// Every value the option was given, in order.
     public func values(_ name: OptionName) -> [String] {
         checkDeclared(name)
-        return values[name.rawValue] ?? []
+        return given.compactMap { $0.name == name.rawValue ? $0.value : nil }
     }
 
     /// The option's value converted by `convert`, or nil when it was not given.

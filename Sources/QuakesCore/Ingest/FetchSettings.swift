@@ -22,7 +22,7 @@ struct FetchSettings: Sendable {
     /// Takes the certificate authorities from the environment as the curl tool does, unless
     /// `--cacert` named them: `CURL_CA_BUNDLE`, else `SSL_CERT_DIR` and `SSL_CERT_FILE`. Verification
     /// itself can never be turned off.
-    mutating func trust(_ variables: [String: String]) {
+    mutating func trust(_ variables: EnvironmentVariables) {
         guard caBundle == nil else { return }
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let bundle = value("CURL_CA_BUNDLE") {

@@ -4,7 +4,7 @@ import Glibc
 /// arguments aside, nothing in QuakesCore reads the process's globals, clock or streams directly.
 public struct Environment: Sendable {
     /// Environment variables, such as `QUAKES_DB`, `XDG_DATA_HOME`, `HOME` and `TZ`.
-    public var variables: [String: String]
+    public var variables: EnvironmentVariables
     /// The folder relative paths are resolved against.
     public var currentDirectory: String
     public var standardOutput: any TextOutput
@@ -34,7 +34,7 @@ public struct Environment: Sendable {
         downloader: any Downloader = CurlDownloader(),
         clock: @escaping @Sendable () -> Int64 = Environment.systemClock
     ) {
-        self.variables = variables
+        self.variables = EnvironmentVariables(variables)
         self.currentDirectory = currentDirectory
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -49,15 +49,14 @@ public struct Environment: Sendable {
     package static func current(interruption: Interruption = Interruption(), engines: [any StorageEngine])
         -> Environment
     {
-        let variables = processVariables()
         let outputs = processOutputs()
         var environment = Environment(
-            variables: variables,
             currentDirectory: workingDirectory(),
             standardOutput: outputs.standardOutput,
             standardError: outputs.standardError,
-            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-            terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(variables) : nil)
+            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
+        environment.variables = .process
+        if isatty(STDOUT_FILENO) == 1 { environment.terminalColumns = terminalWidth(environment.variables) }
         environment.interruption = interruption
         environment.engines = engines
         if environment.terminalColumns != nil { environment.terminalLines = terminalHeight() }
@@ -74,29 +73,6 @@ public struct Environment: Sendable {
         )
     }
 
-    /// The process's variables, read from `environ` (the first of duplicates, as `getenv` does):
-    /// a third of a millisecond sooner than `ProcessInfo`, which sets up much more on first use.
-    ///
-    /// Each entry is cut at its `=` as bytes and each side decoded once, and the entries are read
-    /// from the last, so that the first of duplicates is written last, with no look-up before each
-    /// write: making a `String` of each entry, then slicing and copying it, took 8 % of the
-    /// instructions of `quakes count`, and 0.1 ms of its 2.3 ms as `make bench` times it.
-    private static func processVariables() -> [String: String] {
-        var count = 0
-        while environ[count] != nil { count += 1 }
-        var variables: [String: String] = [:]
-        variables.reserveCapacity(count)
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            guard let entry = environ[index] else { continue }
-            let bytes = UnsafeBufferPointer(
-                start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<equals]), as: UTF8.self)
-            variables[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]), as: UTF8.self)
-        }
-        return variables
-    }
-
     /// The working directory, from `getcwd` (`/` when it cannot be named, as when it was removed).
     private static func workingDirectory() -> String {
         guard let path = getcwd(nil, 0) else { return "/" }
@@ -105,7 +81,7 @@ public struct Environment: Sendable {
     }
 
     /// The terminal's width: from the terminal itself, else `COLUMNS`, else 80.
-    private static func terminalWidth(_ variables: [String: String]) -> Int {
+    private static func terminalWidth(_ variables: EnvironmentVariables) -> Int {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return variables["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80

@@ -19,7 +19,7 @@ package struct SharedData: Sendable {
 
     /// `QUAKES_DATA_DIR` alone when it is set, since whoever sets it means that folder and no
     /// other; else SwiftPM's resource folder beside `executable`, then the installed layout.
-    package init(variables: [String: String], executable: String? = SharedData.executablePath()) {
+    package init(variables: EnvironmentVariables, executable: String? = SharedData.executablePath()) {
         if let folder = variables[Self.variable], !folder.isEmpty {
             folders = [folder]
         } else if let executable {
