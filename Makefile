@@ -17,7 +17,9 @@ TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils strace
 # tzdata (and cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make
 # install).
 # Start-up (issue 21; BENCHMARKS.md): libstdc++, which the static Swift runtime needs, linked in
-# rather than resolved symbol by symbol at every start, and no run path of the binary's own folder,
+# rather than resolved symbol by symbol at every start, and libgcc's unwinder with it (-static-libgcc:
+# one library fewer to load, whose start-up asks the processor for its features, and one fewer in
+# which the loader looks up every symbol of libsqlite3), and no run path of the binary's own folder,
 # which sent the dynamic linker looking for every library there first. The executable stays
 # position-independent: -no-pie would save about 0.5 ms of start-up by leaving the loader nothing
 # to relocate, at the price of a fixed address for all of quakes' code, a tool that parses what it
@@ -27,7 +29,7 @@ TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils strace
 # code 64 KB around each first touch, and `quakes count` now touches 36 such windows rather than 70
 # (most of the standard library is one section, which can only move whole).
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -L$(STATIC_CXX) \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -L$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/startup.order -Xlinker --no-warn-symbol-ordering
 # A folder holding only libstdc++'s static archive: the static Swift runtime links with -lstdc++, and
