@@ -26,8 +26,10 @@ TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils strace
 # downloads; Debian builds every package PIE for that reason.
 # Each function in a section of its own, so that the linker can place the functions the quick
 # commands run side by side (scripts/startup.order, written by `make startup-order`): the kernel maps
-# code 64 KB around each first touch, and `quakes count` now touches 36 such windows rather than 70
-# (most of the standard library is one section, which can only move whole).
+# code 64 KB around each first touch, and `quakes count` now touches 35 such windows rather than 70
+# (most of the standard library is one section, which can only move whole). SwiftPM does not know
+# the list is an input of the link: a checkout that changes only the list links again only when a
+# source changes too (`make startup-order` removes the executable for that reason).
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -L$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
