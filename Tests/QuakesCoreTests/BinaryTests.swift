@@ -64,7 +64,7 @@ import Testing
 
     /// The process's variables are read as a command asks for them (`EnvironmentVariables.process`):
     /// a value holding `=` whole, beside other variables, and an empty one as set but empty.
-    @Test func theProcesssVariablesAreReadWhereTheCommandAsksForThem() async throws {
+    @Test func theProcessVariablesAreReadWhereTheCommandAsksForThem() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("a=b/q.sqlite")
         let fetched = try await run(
