@@ -22,7 +22,7 @@ if let status = Quakes.answerWithoutCommand(
 // leave, since anything else is a file path.
 let engines: [any StorageEngine] = [PostgresEngine(), GeoJSONEngine(), SQLiteEngine()]
 let interruption = Interruption()
-let environment = Environment.current(interruption: interruption, engines: engines)
+let environment = Environment.current(outputs: outputs, interruption: interruption, engines: engines)
 // A command that only reads (count, list, show…) runs here, on this thread, before anything starts
 // a thread: the concurrency runtime's threads cost `quakes count` more than its query (see
 // BlockingCommand).

@@ -44,19 +44,20 @@ public struct Environment: Sendable {
         self.clock = clock
     }
 
-    /// The real world of this process, interrupted by its signals through `interruption`, keeping
-    /// databases with `engines`.
-    package static func current(interruption: Interruption = Interruption(), engines: [any StorageEngine])
-        -> Environment
-    {
-        let outputs = processOutputs()
+    /// The real world of this process, writing to `outputs` (the executable passes the pair it
+    /// answered `--version` with, so that no second pair is made for the same descriptors),
+    /// interrupted by its signals through `interruption`, keeping databases with `engines`.
+    package static func current(
+        outputs: (standardOutput: FileDescriptorOutput, standardError: FileDescriptorOutput) = processOutputs(),
+        interruption: Interruption = Interruption(), engines: [any StorageEngine]
+    ) -> Environment {
         var environment = Environment(
             currentDirectory: workingDirectory(),
             standardOutput: outputs.standardOutput,
             standardError: outputs.standardError,
-            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
+            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+            terminalColumns: isatty(STDOUT_FILENO) == 1 ? terminalWidth(.process) : nil)
         environment.variables = .process
-        if isatty(STDOUT_FILENO) == 1 { environment.terminalColumns = terminalWidth(environment.variables) }
         environment.interruption = interruption
         environment.engines = engines
         if environment.terminalColumns != nil { environment.terminalLines = terminalHeight() }
