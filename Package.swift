@@ -54,9 +54,11 @@ let package = Package(
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
         // A GeoJSON file as the store, read whole and answered from memory by the reference semantics.
         .target(name: "GeoJSONEngine", dependencies: ["QuakesCore", "Locking"]),
-        // A few lines that register the engines and hand the process to QuakesCore.
-        .executableTarget(
-            name: "quakes", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
+        // The one list of the tool's parts, its commands and its storage engines, for the executable
+        // and the tests: adding an engine is its module and one line there.
+        .target(name: "Registry", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
+        // A few lines that hand the process, with the registry's parts, to QuakesCore.
+        .executableTarget(name: "quakes", dependencies: ["QuakesCore", "Registry"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
         .target(name: "LocalHTTPServer", dependencies: ["Bytes", "Locking"]),
         // The benchmark suite behind `make bench`: a feed generator, the cases, BENCHMARKS.md.
@@ -79,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "QuakesCoreTests",
             dependencies: [
-                "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
+                "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "Registry", "SQLite", "PostgreSQL",
                 "LocalHTTPServer", "CCairo",
             ],
             // The pictures the map's tests compare with; read from the source tree, not bundled.

@@ -9,7 +9,9 @@ public struct GeoJSONEngine: StorageEngine {
 
     public init() {}
 
-    package func database(named value: String, in environment: Environment) -> (any Database)? {
+    package var description: EngineDescription { GeoJSONDatabase.engine }
+
+    package func database(named value: String, in environment: Environment) -> (any DatabaseWriter)? {
         let lowercased = value.lowercased()
         guard lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json"), !lowercased.contains("://")
         else { return nil }
@@ -18,9 +20,22 @@ public struct GeoJSONEngine: StorageEngine {
 }
 
 /// A GeoJSON-file store, by its absolute path.
-package struct GeoJSONDatabase: Database {
+package struct GeoJSONDatabase: DatabaseWriter {
     package let path: String
     private let cache: GeoJSONReadCache
+
+    /// The file keeps the last history token, for `watch` and `history --last-token`, but no
+    /// transactions: a log that grows with every fetch has no place in a file that web maps load
+    /// whole and that changes only when an event does. For that same reason it does not record
+    /// when a source was last checked.
+    static let engine = EngineDescription(
+        values: "*.geojson, *.json",
+        summary: "One GeoJSON file that web maps and GIS tools open as it is, for up to about 100,000 events; "
+            + "it keeps no history of transactions.",
+        kind: "a GeoJSON-file store", suggestion: "a GeoJSON file (--db quakes.geojson)",
+        capabilities: [], limitation: "the file changes only when what it holds does")
+
+    package var engine: EngineDescription { Self.engine }
 
     package init(path: String) {
         self.init(path: path, cache: GeoJSONReadCache())
@@ -32,15 +47,6 @@ package struct GeoJSONDatabase: Database {
     }
 
     package var name: String { path }
-
-    /// The file keeps the last history token, for `watch` and `history --last-token`, but no
-    /// transactions: a log that grows with every fetch has no place in a file that web maps load
-    /// whole and that changes only when an event does.
-    package var historyRefusal: String? {
-        "\(path) is a GeoJSON-file store, which keeps no history of transactions (only its last token, for "
-            + "'quakes history --last-token' and 'quakes watch'); keep the catalogue in a SQLite file "
-            + "(--db quakes.sqlite) or a PostgreSQL database to list its history"
-    }
 
     package func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result {
         try body(try GeoJSONReader(path: path, zone: zone, cache: cache))
@@ -58,12 +64,7 @@ package struct GeoJSONDatabase: Database {
         try await FileWriterLock.acquire(forDatabase: path, waiting: wait)
     }
 
-    /// None: a file cannot tell other processes of a commit, so `watch` looks again every interval.
-    package func changeListener() async throws -> (any ChangeListener)? {
-        nil
-    }
-
-    package func writer() -> any QuakeWriting {
+    package func store() -> any QuakeWriting {
         GeoJSONStore(path: path)
     }
 }

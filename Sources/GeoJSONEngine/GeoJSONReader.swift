@@ -47,7 +47,7 @@ final class GeoJSONReader: QuakeReading {
         catalogue.quakes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
-    /// Never called by the commands, which refuse `history` first (`historyRefusal`); said, in
+    /// Never called by the commands, which refuse `history` first (`EngineCapabilities.keepsHistory`); said, in
     /// case another caller asks.
     func forEachTransaction(
         after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
@@ -62,13 +62,11 @@ final class GeoJSONReader: QuakeReading {
     func status() throws -> DatabaseStatus {
         let quakes = catalogue.quakes
         let newest = quakes.min { QuerySemantics.precedes($0, $1, sort: .time, origin: nil) }
-        var status = DatabaseStatus(
+        return DatabaseStatus(
             path: path, schemaVersion: Int32(GeoJSONStoreFile.schemaVersion), events: quakes.count,
             tombstones: file.owners.reduce(0) { $0 + ($1.value.isTombstone(of: $1.key) ? 1 : 0) },
             earliest: quakes.map(\.time).min(), latest: quakes.map(\.time).max(),
             newest: newest, lastToken: file.lastToken,
             sources: file.feeds.values.sorted { $0.url.utf8.lexicographicallyPrecedes($1.url.utf8) })
-        status.checksRecorded = false
-        return status
     }
 }

@@ -7,7 +7,9 @@ import QuakesCore
 public struct PostgresEngine: StorageEngine {
     public init() {}
 
-    package func database(named value: String, in environment: Environment) -> (any Database)? {
+    package var description: EngineDescription { PostgresDatabase.engine }
+
+    package func database(named value: String, in environment: Environment) -> (any DatabaseWriter)? {
         // A scheme is case-insensitive (RFC 3986), but libpq knows its own in lower case only and
         // would read `POSTGRESQL://…` as key=value settings, quoting it, password and all, in its
         // error: the scheme is handed over in lower case, the rest as it is.
@@ -22,9 +24,18 @@ public struct PostgresEngine: StorageEngine {
 }
 
 /// A PostgreSQL database, by its URI.
-package struct PostgresDatabase: Database {
+package struct PostgresDatabase: DatabaseWriter {
     package let uri: String
     package let name: String
+
+    static let engine = EngineDescription(
+        values: "postgresql://…",
+        summary: "A PostgreSQL database that several hosts share, named by a postgresql:// or postgres:// URI "
+            + "that libpq reads (passwords from ~/.pgpass).",
+        kind: "a PostgreSQL database", suggestion: "a PostgreSQL database (--db postgresql://…)",
+        capabilities: [.keepsHistory, .recordsChecks, .announcesCommits])
+
+    package var engine: EngineDescription { Self.engine }
 
     package init(uri: String) {
         self.uri = uri
@@ -51,7 +62,7 @@ package struct PostgresDatabase: Database {
         try await PostgresChangeListener.listening(uri: uri, name: name)
     }
 
-    package func writer() -> any QuakeWriting {
+    package func store() -> any QuakeWriting {
         PostgresStore(uri: uri, name: name)
     }
 }

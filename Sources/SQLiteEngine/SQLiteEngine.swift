@@ -6,14 +6,25 @@ import SQLite
 public struct SQLiteEngine: StorageEngine {
     public init() {}
 
-    package func database(named value: String, in environment: Environment) -> (any Database)? {
+    package var description: EngineDescription { SQLiteDatabase.engine }
+
+    package func database(named value: String, in environment: Environment) -> (any DatabaseWriter)? {
         SQLiteDatabase(path: environment.absolutePath(value))
     }
 }
 
 /// An SQLite database file, by its absolute path.
-package struct SQLiteDatabase: Database {
+package struct SQLiteDatabase: DatabaseWriter {
     package let path: String
+
+    static let engine = EngineDescription(
+        values: "any other path",
+        summary: "A SQLite file on this machine, the default: missing folders are created, and its readers "
+            + "never wait for a fetch.",
+        kind: "a SQLite file", suggestion: "a SQLite file (--db quakes.sqlite)",
+        capabilities: [.keepsHistory, .recordsChecks])
+
+    package var engine: EngineDescription { Self.engine }
 
     package init(path: String) {
         self.path = path
@@ -41,12 +52,7 @@ package struct SQLiteDatabase: Database {
         try await FileWriterLock.acquire(forDatabase: path, waiting: wait)
     }
 
-    /// None: SQLite cannot tell other processes of a commit, so `watch` looks again every interval.
-    package func changeListener() async throws -> (any ChangeListener)? {
-        nil
-    }
-
-    package func writer() -> any QuakeWriting {
+    package func store() -> any QuakeWriting {
         SQLiteStore(path: path)
     }
 

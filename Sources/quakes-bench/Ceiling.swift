@@ -11,7 +11,7 @@ enum Ceiling {
         let batches = stride(from: 0, to: quakes.count, by: 360).map {
             Array(quakes[$0..<min($0 + 360, quakes.count)])
         }
-        let store = SQLiteDatabase(path: target).writer()
+        let store = SQLiteDatabase(path: target).store()
         try await store.open()
         let started = DispatchTime.now().uptimeNanoseconds
         let ticket = try await store.beginIngest(author: "bench", source: nil)

@@ -1,8 +1,6 @@
-import GeoJSONEngine
 import Glibc
-import PostgresEngine
 import QuakesCore
-import SQLiteEngine
+import Registry
 
 // A closed pipe (`quakes list | head`) then ends the command quietly through EPIPE, not SIGPIPE,
 // and a file size limit (`ulimit -f`) is an error SQLite reports, EFBIG, not a kill by SIGXFSZ.
@@ -13,16 +11,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // Quakes.answerWithoutCommand).
 let outputs = Environment.processOutputs()
 if let status = Quakes.answerWithoutCommand(
-    arguments, standardOutput: outputs.standardOutput, standardError: outputs.standardError)
+    arguments, commands: Registry.commands, engines: Registry.engines, standardOutput: outputs.standardOutput,
+    standardError: outputs.standardError)
 {
     exit(status.code)
 }
-// The storage engines, asked in this order which keeps the database --db names: PostgreSQL takes
-// its URIs, GeoJSON paths ending in .geojson or .json, and SQLite, last, every value the others
-// leave, since anything else is a file path.
-let engines: [any StorageEngine] = [PostgresEngine(), GeoJSONEngine(), SQLiteEngine()]
 let interruption = Interruption()
-let environment = Environment.current(outputs: outputs, interruption: interruption, engines: engines)
+let environment = Environment.current(
+    outputs: outputs, interruption: interruption, commands: Registry.commands, engines: Registry.engines)
 // A command that only reads (count, list, show…) runs here, on this thread, before anything starts
 // a thread: the concurrency runtime's threads cost `quakes count` more than its query (see
 // BlockingCommand).

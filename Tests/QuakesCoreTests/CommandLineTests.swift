@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import SQLite
 import Testing
 
@@ -123,10 +124,11 @@ import Testing
                                           all_day)
 
                 OPTIONS:
-                  --db <path>             The database file (missing folders are created), or
-                                          the postgresql:// URI of a shared database. (default:
-                                          $QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite,
-                                          else ~/.local/share/quakes/quakes.sqlite)
+                  --db <path>             Where the catalogue is kept: a file, or a database
+                                          server's URI; the value says which storage engine
+                                          keeps it (see 'quakes --help'). (default: $QUAKES_DB,
+                                          else $XDG_DATA_HOME/quakes/quakes.sqlite, else
+                                          ~/.local/share/quakes/quakes.sqlite)
                   --timeout <seconds>     The longest a download may take, time spent storing
                                           excluded. (default: 60)
                   --max-bytes <bytes>     The largest response accepted, after decompression; K,
@@ -164,7 +166,7 @@ import Testing
             #expect(
                 run.standardOutput.hasPrefix(
                     """
-                    OVERVIEW: Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.
+                    OVERVIEW: Keep a local copy of the USGS earthquake catalogue and answer questions about it.
 
                     USAGE: quakes <subcommand>
 
@@ -203,7 +205,15 @@ import Testing
 
                       See 'quakes help <subcommand>' for detailed help.
 
+                    STORAGE ENGINES:
+                      The database --db or $QUAKES_DB names is kept by the first engine that takes
+                      the value:
+
                     """))
+            // Each registered engine says, in its own words, which values it takes.
+            for engine in Registry.engines {
+                #expect(run.standardOutput.contains("\n  \(engine.description.values) "), "\(engine.description)")
+            }
         }
     }
 
@@ -306,8 +316,8 @@ import Testing
                 variables: variables, currentDirectory: "/work",
                 standardOutput: CapturedOutput(), standardError: CapturedOutput())
             environment.accountHome = { account }
-            environment.engines = TestEngine.registry
-            return try DatabaseLocation.database(option: option, in: environment).name
+            Registry.equip(&environment)
+            return try DatabaseLocation.writer(option: option, in: environment).name
         }
         let all = ["QUAKES_DB": "/env/q.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"]
         #expect(try path("mine.sqlite", all) == "/work/mine.sqlite")
@@ -325,12 +335,12 @@ import Testing
     }
 
     @Test func aPostgreSQLURIOfAnyCaseIsAServersDatabaseNamedWithoutItsPassword() throws {
-        func database(_ value: String) throws(UsageError) -> any Database {
+        func database(_ value: String) throws(UsageError) -> any DatabaseWriter {
             var environment = Environment(
                 variables: [:], currentDirectory: "/work", standardOutput: CapturedOutput(),
                 standardError: CapturedOutput())
-            environment.engines = TestEngine.registry
-            return try DatabaseLocation.database(option: value, in: environment)
+            Registry.equip(&environment)
+            return try DatabaseLocation.writer(option: value, in: environment)
         }
         for (value, uri) in [
             ("postgresql://u:secret@db/quakes", "postgresql://u:secret@db/quakes"),

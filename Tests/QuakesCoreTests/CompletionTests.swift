@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -114,10 +115,10 @@ import Testing
     func theFirstWordIsASubcommandOrHelp() async throws {
         let folder = try TemporaryDirectory()
         let offered = try await Self.bashCompletions("quakes ", script: try await Self.script("bash"), in: folder)
-        #expect(offered == Quakes.commands.map { $0.name } + ["help"])
+        #expect(offered == Registry.commands.map { $0.name } + ["help"])
         let afterHelp = try await Self.bashCompletions(
             "quakes help ", script: try await Self.script("bash"), in: folder)
-        #expect(afterHelp == Quakes.commands.map { $0.name })
+        #expect(afterHelp == Registry.commands.map { $0.name })
     }
 
     /// Every option of every command, short and long, is offered after `-`, and nothing else: the
@@ -126,7 +127,7 @@ import Testing
     func everyCommandOffersExactlyItsOptions() async throws {
         let folder = try TemporaryDirectory()
         let script = try await Self.script("bash")
-        for command in Quakes.commands {
+        for command in Registry.commands {
             let offered = try await Self.bashCompletions("quakes \(command.name) -", script: script, in: folder)
             #expect(Set(offered) == Self.spellings(command.help), "\(command.name)")
             #expect(offered.count == Set(offered).count, "\(command.name) offers an option twice")
@@ -140,7 +141,9 @@ import Testing
             let inside = line.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
             named.formUnion(inside.split(separator: " ").map(String.init))
         }
-        let defined = Quakes.commands.map { Self.spellings($0.help) }.reduce(Self.spellings(Quakes.help)) {
+        let defined = Registry.commands.map { Self.spellings($0.help) }.reduce(
+            Self.spellings(Quakes.help(commands: Registry.commands, engines: Registry.engines))
+        ) {
             $0.union($1)
         }
         #expect(named == defined)
@@ -275,7 +278,7 @@ import Testing
     @Test(.enabled(if: fish != nil, "fish is not installed"))
     func fishOffersExactlyEachCommandsOptions() async throws {
         let script = try await Self.script("fish")
-        for command in Quakes.commands {
+        for command in Registry.commands {
             // fish lists long options for `--` and short ones for `-`.
             let long = try await Self.fishCompletions("quakes \(command.name) --", script: script)
             let short = try await Self.fishCompletions("quakes \(command.name) -", script: script)
@@ -306,7 +309,10 @@ import Testing
         for shell in ShellCompletion.Shell.allCases {
             let run = try await ChildProcess.run(BinaryTests.executable.path, ["completions", shell.rawValue])
             #expect(run.status == 0 && run.standardError.isEmpty)
-            #expect(run.standardOutput == ShellCompletion.quakes.script(for: shell))
+            let completion = ShellCompletion(
+                root: Quakes.help(commands: Registry.commands, engines: Registry.engines),
+                subcommands: Registry.commands.map { $0.help })
+            #expect(run.standardOutput == completion.script(for: shell))
         }
         let unknown = try await ChildProcess.run(BinaryTests.executable.path, ["completions", "tcsh"])
         #expect(unknown.status == 64)

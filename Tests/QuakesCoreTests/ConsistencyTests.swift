@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -156,7 +157,7 @@ import Testing
                 variables: variables, currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
                 terminalColumns: 120)
             environment.clock = { QueryUniverse.nowMilliseconds }
-            environment.engines = TestEngine.registry
+            Registry.equip(&environment)
             _ = await Quakes.main(
                 ["list", "--db", path, "--limit", "3", "--sort", "magnitude"] + options, in: environment)
             return output.text

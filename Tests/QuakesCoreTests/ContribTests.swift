@@ -1,5 +1,6 @@
 import Foundation
 import LocalHTTPServer
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -97,7 +98,7 @@ import Testing
         #expect(commands.count == 10)
         for arguments in commands {
             let name = try #require(arguments.first)
-            let type = try #require(Quakes.commands.first { $0.help.commandName == "quakes \(name)" })
+            let type = try #require(Registry.commands.first { $0.help.commandName == "quakes \(name)" })
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), for: type.help)
             _ = try type.init(parsed)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LocalHTTPServer
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -160,7 +161,7 @@ import Testing
             var environment = Environment(
                 variables: [:], currentDirectory: "/", standardOutput: CapturedOutput(),
                 standardError: errors, standardErrorIsTerminal: terminal)
-            environment.engines = TestEngine.registry
+            Registry.equip(&environment)
             let arguments = ["fetch", "--db", folder.file("\(terminal)\(quiet).sqlite"), server.url("/slow")]
             _ = await Quakes.main(arguments + (quiet ? ["--quiet"] : []), in: environment)
             return errors.text

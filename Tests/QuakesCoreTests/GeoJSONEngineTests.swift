@@ -1,5 +1,6 @@
 import Foundation
 import LocalHTTPServer
+import Registry
 import Testing
 
 @testable import GeoJSONEngine
@@ -96,7 +97,11 @@ import Testing
         #expect(history.status == .usage)
         #expect(history.standardOutput.isEmpty)
         #expect(history.standardError.hasPrefix("Error: \(database) is a GeoJSON-file store, which keeps no history"))
-        #expect(history.standardError.contains("SQLite file (--db quakes.sqlite) or a PostgreSQL database"))
+        // The engines that keep a history are named by what they say of themselves.
+        #expect(
+            history.standardError.contains(
+                "keep the catalogue in a PostgreSQL database (--db postgresql://…) or a SQLite file (--db quakes.sqlite) "
+                    + "to list its history"), "\(history.standardError)")
         func lastToken() async -> String {
             await QuakesRun.run(["history", "--db", database, "--last-token"]).standardOutput
         }
@@ -139,7 +144,8 @@ import Testing
     }
 
     @Test func onlyPathsEndingInGeoJSONOrJSONAreThisEngines() {
-        let environment = Environment.current(interruption: Interruption(), engines: [GeoJSONEngine()])
+        let environment = Environment.current(
+            interruption: Interruption(), commands: Registry.commands, engines: [GeoJSONEngine()])
         for value in ["m45.geojson", "/var/www/quakes/M45.GeoJSON", "quakes.json", "./a.JSON"] {
             #expect(GeoJSONEngine().database(named: value, in: environment) != nil, "\(value)")
         }

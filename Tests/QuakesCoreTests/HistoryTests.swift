@@ -243,7 +243,7 @@ import Testing
     func anIngestRolledBackLeavesNothingForTheNextOnTheSameWriter(engine: TestEngine) async throws {
         let store = try engine.newDatabase()
         let quakes = try ReferenceDecoder.decode(try Fixtures.data(Fixtures.alerts)).quakes
-        let writer = store.database.writer()
+        let writer = store.database.store()
         try await writer.open()
         let abandoned = try await writer.beginIngest(author: "test", source: nil)
         let first = try await writer.ingest(Array(quakes.prefix(10)), for: abandoned)

@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -35,16 +36,17 @@ import Testing
         #expect(page.hasPrefix(#".\" quakes(1)"#))
         #expect(page.contains("\n.TH QUAKES 1 "))
         for heading in [
-            "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES",
+            "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "STORAGE ENGINES", "EXIT STATUS", "ENVIRONMENT",
+            "FILES",
         ] {
             #expect(page.contains("\n.SH \(heading)\n"), "\(heading)")
         }
         let synopsis = try Self.section(".SH SYNOPSIS", of: page)
         let root = try Self.section(".SH OPTIONS", of: page)
-        for option in Quakes.help.options {
+        for option in Quakes.help(commands: Registry.commands, engines: Registry.engines).options {
             #expect(root.contains(Self.label(option)), "--\(option.name)")
         }
-        for command in Quakes.commands {
+        for command in Registry.commands {
             let help = command.help
             #expect(synopsis.contains(".B \(help.commandName)\n"), "\(help.commandName)")
             let section = try Self.section(".SS \"\(help.commandName)\"", of: page)
@@ -58,6 +60,10 @@ import Testing
             for argument in help.arguments {
                 #expect(section.contains("\\fI\(argument.name)\\fR"), "\(help.commandName) <\(argument.name)>")
             }
+        }
+        let engines = try Self.section(".SH STORAGE ENGINES", of: page)
+        for engine in Registry.engines {
+            #expect(engines.contains(".B \(RoffText.escape(engine.description.values))\n"), "\(engine.description)")
         }
         let status = try Self.section(".SH EXIT STATUS", of: page)
         for (exitStatus, _) in ExitStatus.documented {

@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import SQLite
 import Testing
 
@@ -228,7 +229,7 @@ import Testing
                 currentDirectory: "/", standardOutput: output, standardError: CapturedOutput(),
                 terminalColumns: columns)
             environment.clock = { 0 }
-            environment.engines = TestEngine.registry
+            Registry.equip(&environment)
             _ = await Quakes.main(["list", "--db", database, "--limit", "3", "--sort", "magnitude"], in: environment)
             return output.text
         }

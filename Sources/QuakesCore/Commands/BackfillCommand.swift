@@ -1,10 +1,10 @@
 /// `quakes backfill --since DATE [--until DATE] [FILTERS]`: stores the events of a past time range,
 /// beyond the summary feeds' 30 days, from the FDSN event service, in windows the service can
 /// answer whole.
-struct BackfillCommand: Command {
-    static let name = "backfill"
+package struct BackfillCommand: Command {
+    package static let name = "backfill"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Store the events of a past time range from the FDSN event service (USGS ComCat).",
         discussion: """
@@ -27,7 +27,7 @@ struct BackfillCommand: Command {
     var options: ServiceOptions
     var restart: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         database = try DatabaseLocation.option(arguments)
         options = try ServiceOptions(arguments, author: arguments.value(.author) ?? "backfill")
         restart = arguments.flag(.restart)
@@ -36,7 +36,7 @@ struct BackfillCommand: Command {
         }
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let options = try options.resolvingPlace(in: environment)
         let zone = environment.zone(utc: options.utc)
         let times = try options.filters.filter(in: environment, zone: zone)
@@ -53,11 +53,11 @@ struct BackfillCommand: Command {
         let key = options.service.queryURL(
             [("format", "geojson")] + options.filter.parameters + [("starttime", CivilTime.iso8601(since))]
                 + (until.map { [("endtime", CivilTime.iso8601($0))] } ?? []))
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
         let restart = restart
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
-            let store = database.writer()
+            let store = database.store()
             try await store.open()
             let state = try await store.feedState(for: key)
             let recorded = restart ? nil : state?.progress.flatMap(ServiceProgress.init)
@@ -72,7 +72,7 @@ struct BackfillCommand: Command {
         return options.report(summary, in: environment)
     }
 
-    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+    package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
         CommonOptions.jsonFailure(arguments, for: help) {
             ServiceSummary.failure(.backfill, error: error, status: status)
         }

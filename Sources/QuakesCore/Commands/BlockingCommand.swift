@@ -6,17 +6,17 @@
 /// read on a thread of its own, where a Swift program doing the same read on its main thread takes
 /// 1.6 ms, as much as `sqlite3` (issue 21, BENCHMARKS.md). Run from a task (`Quakes.main`, as the
 /// tests run commands in-process), the same work goes to a thread of its own, off the cooperative pool.
-protocol BlockingCommand: Command {
+package protocol BlockingCommand: Command {
     /// Does the work on the calling thread; returns how the process should end.
     func runBlocking(in environment: Environment) throws -> ExitStatus
 }
 
 extension BlockingCommand {
-    static var blocking: (any BlockingCommand.Type)? {
+    package static var blocking: (any BlockingCommand.Type)? {
         self
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         try await Blocking.run { [self] in try runBlocking(in: environment) }
     }
 }

@@ -1,10 +1,10 @@
 /// `quakes chart [FILTERS] [--by UNIT]`: how many events, by time, magnitude or depth, as a bar
 /// chart in the terminal; with `--by magnitude --cumulative`, the magnitude–frequency distribution
 /// and its b-value.
-struct ChartCommand: Command {
-    static let name = "chart"
+package struct ChartCommand: Command {
+    package static let name = "chart"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Draw how many events match, by time, magnitude or depth, as a bar chart.",
         discussion: """
@@ -42,7 +42,7 @@ struct ChartCommand: Command {
     var format: Format
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments, describing: true)
@@ -66,11 +66,11 @@ struct ChartCommand: Command {
         utc = arguments.flag(.utc)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
         let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
         let (dimension, cumulative, completeness) = (dimension, cumulative, completeness)
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.reader(option: database, in: environment)
         let (histogram, estimate, total) = try await database.reading(zone: zone) {
             reader -> (Histogram, GutenbergRichter?, Int) in
             let total = try reader.count(filter)

@@ -2,7 +2,7 @@
 ///
 /// Parsing is kept apart from running, and building a message from ending the process, so every
 /// command can be tested in-process: only the executable's `main` calls `exit`.
-protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The word that runs the command: `fetch`. Its own constant, not read from the help, so that
     /// finding the command builds no other command's help.
     static var name: String { get }
@@ -23,11 +23,11 @@ protocol Command: Sendable {
 }
 
 extension Command {
-    static var blocking: (any BlockingCommand.Type)? {
+    package static var blocking: (any BlockingCommand.Type)? {
         nil
     }
 
-    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+    package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
         nil
     }
 }

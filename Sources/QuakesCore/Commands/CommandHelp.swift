@@ -75,10 +75,27 @@ public struct CommandHelp: Sendable {
     public var options: [Option]
     /// Subcommands as (name, abstract), for the root command.
     public var subcommands: [(name: String, abstract: String)]
+    /// Sections of labelled entries after the options and subcommands: the root's storage engines.
+    public var sections: [Section]
+
+    /// A section of labelled entries, such as the storage engines and the `--db` values they take.
+    public struct Section: Sendable {
+        /// `STORAGE ENGINES`.
+        public var heading: String
+        /// A sentence before the entries.
+        public var introduction: String?
+        public var entries: [(label: String, help: String)]
+
+        public init(heading: String, introduction: String? = nil, entries: [(label: String, help: String)]) {
+            self.heading = heading
+            self.introduction = introduction
+            self.entries = entries
+        }
+    }
 
     public init(
         commandName: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [],
-        options: [Option] = [], subcommands: [(name: String, abstract: String)] = []
+        options: [Option] = [], subcommands: [(name: String, abstract: String)] = [], sections: [Section] = []
     ) {
         self.commandName = commandName
         self.abstract = abstract
@@ -86,6 +103,7 @@ public struct CommandHelp: Sendable {
         self.arguments = arguments
         self.options = options + [Self.help]
         self.subcommands = subcommands
+        self.sections = sections
     }
 
     /// `-h, --help`, which every command has.

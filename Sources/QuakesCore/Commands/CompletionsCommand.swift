@@ -1,9 +1,9 @@
 /// `quakes completions SHELL`: prints the completion script for bash, zsh or fish, made from the
 /// commands' definitions, so that `make install` and users loading it by hand get the same script.
-struct CompletionsCommand: BlockingCommand {
-    static let name = "completions"
+package struct CompletionsCommand: BlockingCommand {
+    package static let name = "completions"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
@@ -17,7 +17,7 @@ struct CompletionsCommand: BlockingCommand {
 
     var shell: ShellCompletion.Shell
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
         guard let name = arguments.positionals.first else { throw UsageError("Missing expected argument '<shell>'") }
         guard let shell = ShellCompletion.Shell(rawValue: name.lowercased()) else {
@@ -29,8 +29,8 @@ struct CompletionsCommand: BlockingCommand {
         self.shell = shell
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
-        environment.standardOutput.write(ShellCompletion.quakes.script(for: shell))
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
+        environment.standardOutput.write(ShellCompletion.quakes(in: environment).script(for: shell))
         return .success
     }
 }

@@ -1,8 +1,8 @@
 /// `quakes count [FILTERS] [--section KEY]`: how many events match, counted by the database.
-struct CountCommand: BlockingCommand {
-    static let name = "count"
+package struct CountCommand: BlockingCommand {
+    package static let name = "count"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Count the stored events that match the filters.",
         discussion: """
@@ -25,7 +25,7 @@ struct CountCommand: BlockingCommand {
     var format: Format
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments)
@@ -34,12 +34,12 @@ struct CountCommand: BlockingCommand {
         utc = arguments.flag(.utc)
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
         query.filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: query.zone)
         query.section = section
-        let text = try DatabaseLocation.database(option: database, in: environment).read(zone: query.zone) {
+        let text = try DatabaseLocation.reader(option: database, in: environment).read(zone: query.zone) {
             reader in
             guard query.section != nil else { return String(try reader.count(query.filter)) + "\n" }
             return Self.render(try reader.sections(query), zone: query.zone, as: format)

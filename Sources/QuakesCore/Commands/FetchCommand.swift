@@ -1,9 +1,9 @@
 /// `quakes fetch [SOURCE ...]`: downloads feeds and upserts them into the database, each source in
 /// one transaction, several sources at once; made to run from cron.
-struct FetchCommand: Command {
-    static let name = "fetch"
+package struct FetchCommand: Command {
+    package static let name = "fetch"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Download USGS earthquake feeds and store them in the database.",
         discussion: """
@@ -75,7 +75,7 @@ struct FetchCommand: Command {
     /// The service that confirms vanished events, with `--confirm-vanished`.
     var confirmingService: FDSNService?
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
         database = try DatabaseLocation.option(arguments)
         settings = try Self.settings(arguments)
@@ -114,12 +114,12 @@ struct FetchCommand: Command {
         return settings
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let started = ContinuousClock.now
         let sources = try sources.map { argument throws(UsageError) in
             try FeedSource(argument, currentDirectory: environment.currentDirectory)
         }
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
         var settings = settings
         settings.clock = environment.clock
@@ -129,7 +129,7 @@ struct FetchCommand: Command {
             ? ProgressDisplay(output: environment.standardError) : nil
         let confirmingService = confirmingService
         let (outcomes, vanished) = try await database.whileHoldingWriter(waiting: wait) { [settings] in
-            let store = database.writer()
+            let store = database.store()
             try await store.open()
             let drawing = progress.map { progress in Task { await progress.run() } }
             let outcomes = await Fetch(
@@ -174,7 +174,7 @@ struct FetchCommand: Command {
     /// With `--format json`, a fetch that fails as a whole (a usage error, the lock held, the
     /// database refused, an interruption) still writes its one JSON object, so a script piping it
     /// to `jq` always reads one.
-    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+    package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
         CommonOptions.jsonFailure(arguments, for: help) { FetchSummary.failure(error: error, status: status) }
     }
 }

@@ -33,6 +33,13 @@ enum HelpFormatter {
             }
             text += "\n  See '\(command.commandName) help <subcommand>' for detailed help.\n"
         }
+        for section in command.sections {
+            text += "\n\(section.heading):\n"
+            if let introduction = section.introduction { text += wrap(introduction, indent: labelIndent) + "\n" }
+            for entry in section.entries {
+                text += self.entry(entry.label, help: entry.help, defaultValue: nil)
+            }
+        }
         return text
     }
 

@@ -1,9 +1,9 @@
 /// `quakes history`: the persistent history, a transaction log with tokens and authors, for scripts
 /// that want to know what changed since they last looked.
-struct HistoryCommand: BlockingCommand {
-    static let name = "history"
+package struct HistoryCommand: BlockingCommand {
+    package static let name = "history"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "List the transactions that changed the database, and what they changed.",
         discussion: """
@@ -34,7 +34,7 @@ struct HistoryCommand: BlockingCommand {
     var lastTokenOnly: Bool
     var format: Format
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         utc = arguments.flag(.utc)
@@ -48,9 +48,14 @@ struct HistoryCommand: BlockingCommand {
         format = try CommonOptions.format(arguments, default: .table)
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
-        let database = try DatabaseLocation.database(option: database, in: environment)
-        if !lastTokenOnly, let refusal = database.historyRefusal { throw UsageError(refusal) }
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
+        let database = try DatabaseLocation.reader(option: database, in: environment)
+        if !lastTokenOnly, !database.engine.capabilities.contains(.keepsHistory) {
+            throw UsageError(
+                "\(database.name) is \(database.engine.kind), which keeps no history of transactions (only its last "
+                    + "token, for 'quakes history --last-token' and 'quakes watch'); keep the catalogue in "
+                    + "\(environment.engines.suggestions(for: .keepsHistory)) to list its history")
+        }
         let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
         try database.read(zone: .utc) { reader in

@@ -1,9 +1,9 @@
 /// `quakes list [FILTERS] [--sort SPEC] [--section KEY] [--limit N] [--format FORMAT]`: the events
 /// that match, sorted and sectioned, streamed as they are read.
-struct ListCommand: BlockingCommand {
-    static let name = "list"
+package struct ListCommand: BlockingCommand {
+    package static let name = "list"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "List the stored events that match the filters, sorted and in sections.",
         discussion: """
@@ -38,7 +38,7 @@ struct ListCommand: BlockingCommand {
     var color: CommonOptions.ColorChoice
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments)
@@ -59,7 +59,7 @@ struct ListCommand: BlockingCommand {
         return sort
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
         let filters = try filters.resolvingPlace(in: environment)
         var query = QuakeQuery()
         query.zone = environment.zone(utc: utc)
@@ -70,7 +70,7 @@ struct ListCommand: BlockingCommand {
         query.limitPerSection = limitPerSection
         query.origin = filters.origin
         let colour = color.usesColour(in: environment)
-        try DatabaseLocation.database(option: database, in: environment).read(zone: query.zone) { reader in
+        try DatabaseLocation.reader(option: database, in: environment).read(zone: query.zone) { reader in
             var writer = Self.writer(for: format, query: query, colour: colour, in: environment)
             try Listing(query: query, reader: reader).write(to: &writer, output: environment.standardOutput)
         }

@@ -1,9 +1,9 @@
 /// `quakes map [FILTERS] [--output FILE] [--extent auto|world|BBOX] [--size WxH]`: where the events
 /// of a query were, over country outlines, as a picture file or as Braille dots in the terminal.
-struct MapCommand: Command {
-    static let name = "map"
+package struct MapCommand: Command {
+    package static let name = "map"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Draw the events that match on a map, in the terminal or as a picture.",
         discussion: """
@@ -33,7 +33,7 @@ struct MapCommand: Command {
     var picture: PictureOptions
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         filters = try FilterOptions(arguments, describing: true)
@@ -50,10 +50,10 @@ struct MapCommand: Command {
         utc = arguments.flag(.utc)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
         let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.reader(option: database, in: environment)
         let events = try await database.reading(zone: zone) { reader -> [Quake] in
             var events: [Quake] = []
             let oldestFirst = SortSpec([SortSpec.Term(.time, ascending: true)])

@@ -1,8 +1,8 @@
 /// `quakes prune`: deletes old events, and old history, each as one recorded transaction.
-struct PruneCommand: Command {
-    static let name = "prune"
+package struct PruneCommand: Command {
+    package static let name = "prune"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Delete events older than a duration, or history older than a duration.",
         discussion: """
@@ -33,7 +33,7 @@ struct PruneCommand: Command {
     var wait: Double
     var now: TimeExpression.Moment?
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         utc = arguments.flag(.utc)
@@ -53,14 +53,14 @@ struct PruneCommand: Command {
         now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let now = try FilterOptions.now(now, in: environment, zone: environment.zone(utc: utc))
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
         let eventCutoff = olderThan.map { now - $0 }
         let historyCutoff = historyOlderThan.map { now - $0 }
         let result = try await database.whileHoldingWriter(waiting: wait) {
-            try await database.writer().prune(
+            try await database.store().prune(
                 eventsBefore: eventCutoff, historyBefore: historyCutoff, timestamp: environment.clock(), dryRun: dryRun)
         }
         var lines: [String] = []

@@ -4,23 +4,30 @@ public enum Quakes {
     /// The version printed by `--version` and sent in the `User-Agent` header.
     public static let version = "0.1.0"
 
-    /// Every subcommand, in the order help lists them.
-    static let commands: [any Command.Type] = [
-        FetchCommand.self, BackfillCommand.self, SyncCommand.self, CountCommand.self, ListCommand.self,
-        ShowCommand.self,
-        HistoryCommand.self,
-        ChartCommand.self, MapCommand.self, PruneCommand.self, WatchCommand.self, StatusCommand.self,
-        CompletionsCommand.self,
-        ManualCommand.self,
-    ]
+    /// The root command's description: its subcommands are `commands`, in the order help lists them,
+    /// and the storage engines it lists are `engines` (the `Registry` module's, for the executable).
+    static func help(commands: [any Command.Type], engines: [any StorageEngine]) -> CommandHelp {
+        CommandHelp(
+            commandName: "quakes",
+            abstract: "Keep a local copy of the USGS earthquake catalogue and answer questions about it.",
+            options: [CommandHelp.Option(.version, help: "Show the version.")],
+            subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")],
+            sections: [
+                CommandHelp.Section(
+                    heading: "STORAGE ENGINES",
+                    introduction: "The database --db or $QUAKES_DB names is kept by the first engine that takes "
+                        + "the value:",
+                    entries: engines.map { ($0.description.values, $0.description.summary) })
+            ])
+    }
 
-    static let help = CommandHelp(
-        commandName: "quakes",
-        abstract: "Keep a local SQLite copy of the USGS earthquake feeds and answer questions about it.",
-        options: [CommandHelp.Option(.version, help: "Show the version.")],
-        subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")])
+    /// The root command's description in `environment`, with its commands and engines.
+    static func help(in environment: Environment) -> CommandHelp {
+        help(commands: environment.commands, engines: environment.engines)
+    }
 
-    /// Runs the tool with `arguments` (without the program name) and returns how it should end.
+    /// Runs the tool with `arguments` (without the program name) and returns how it should end: the
+    /// commands and storage engines are `environment`'s.
     ///
     /// Every output is flushed before it returns.
     public static func main(_ arguments: [String], in environment: Environment) async -> ExitStatus {
@@ -39,11 +46,14 @@ public enum Quakes {
     /// These answers need only the two outputs: the executable gives them before it sets up signal
     /// handling, the environment and the concurrency runtime's threads, which are most of what
     /// `quakes --version` would otherwise cost.
-    public static func answerWithoutCommand(
-        _ arguments: [String], standardOutput: any TextOutput, standardError: any TextOutput
+    package static func answerWithoutCommand(
+        _ arguments: [String], commands: [any Command.Type], engines: @autoclosure () -> [any StorageEngine],
+        standardOutput: any TextOutput, standardError: any TextOutput
     ) -> ExitStatus? {
         guard
-            case let .answered(status) = route(arguments, standardOutput: standardOutput, standardError: standardError)
+            case let .answered(status) = route(
+                arguments, commands: commands, engines: engines, standardOutput: standardOutput,
+                standardError: standardError)
         else { return nil }
         return finish(status, standardOutput: standardOutput, standardError: standardError)
     }
@@ -56,7 +66,7 @@ public enum Quakes {
     /// threads, so such a command pays for neither: SIGINT and SIGTERM end it as they end any
     /// program that does not handle them, and it has nothing to roll back.
     public static func runBlockingCommand(_ arguments: [String], in environment: Environment) -> ExitStatus? {
-        guard let first = arguments.first, let type = command(named: first)?.blocking else {
+        guard let first = arguments.first, let type = command(named: first, in: environment.commands)?.blocking else {
             return nil
         }
         return finish(
@@ -84,17 +94,25 @@ public enum Quakes {
     }
 
     private static func run(_ arguments: [String], in environment: Environment) async -> ExitStatus {
-        switch route(arguments, standardOutput: environment.standardOutput, standardError: environment.standardError) {
+        switch route(
+            arguments, commands: environment.commands, engines: { environment.engines },
+            standardOutput: environment.standardOutput, standardError: environment.standardError)
+        {
         case let .answered(status): status
         case let .command(command): await execute(command, Array(arguments.dropFirst()), in: environment)
         }
     }
 
-    private static func route(_ arguments: [String], standardOutput: any TextOutput, standardError: any TextOutput)
-        -> Route
-    {
+    /// `engines` is asked for only when the root's help is shown.
+    private static func route(
+        _ arguments: [String], commands: [any Command.Type], engines: () -> [any StorageEngine],
+        standardOutput: any TextOutput, standardError: any TextOutput
+    ) -> Route {
+        func rootHelp() -> CommandHelp {
+            help(commands: commands, engines: engines())
+        }
         guard let first = arguments.first else {
-            standardOutput.write(HelpFormatter.render(help))
+            standardOutput.write(HelpFormatter.render(rootHelp()))
             return .answered(.success)
         }
         switch first {
@@ -102,47 +120,38 @@ public enum Quakes {
             standardOutput.writeLine("quakes \(version)")
             return .answered(.success)
         case "-h", "--help":
-            standardOutput.write(HelpFormatter.render(help))
+            standardOutput.write(HelpFormatter.render(rootHelp()))
             return .answered(.success)
         case "help":
-            return .answered(
-                showHelp(
-                    for: Array(arguments.dropFirst()), standardOutput: standardOutput, standardError: standardError))
+            guard let name = arguments.dropFirst().first else {
+                standardOutput.write(HelpFormatter.render(rootHelp()))
+                return .answered(.success)
+            }
+            guard let command = command(named: name, in: commands) else {
+                let message = "Unknown subcommand '\(name)'" + Suggestion.hint(for: name, among: names(of: commands))
+                return .answered(reportUsage(UsageError(message), of: rootHelp(), to: standardError))
+            }
+            standardOutput.write(HelpFormatter.render(command.help))
+            return .answered(.success)
         default:
-            guard let command = command(named: first) else {
+            guard let command = command(named: first, in: commands) else {
                 let message =
                     first.hasPrefix("-")
                     ? "Unknown option '\(first)'" + Suggestion.hint(for: first, among: ["--help", "--version"])
-                    : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: commandNames)
-                return .answered(reportUsage(UsageError(message), of: help, to: standardError))
+                    : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: names(of: commands))
+                return .answered(reportUsage(UsageError(message), of: rootHelp(), to: standardError))
             }
             return .command(command)
         }
     }
 
     /// The subcommands' names, as typed.
-    static var commandNames: [String] {
+    static func names(of commands: [any Command.Type]) -> [String] {
         commands.map { $0.name } + ["help"]
     }
 
-    private static func command(named name: String) -> (any Command.Type)? {
+    private static func command(named name: String, in commands: [any Command.Type]) -> (any Command.Type)? {
         commands.first { $0.name == name }
-    }
-
-    private static func showHelp(for words: [String], standardOutput: any TextOutput, standardError: any TextOutput)
-        -> ExitStatus
-    {
-        guard let name = words.first else {
-            standardOutput.write(HelpFormatter.render(help))
-            return .success
-        }
-        guard let command = command(named: name) else {
-            return reportUsage(
-                UsageError("Unknown subcommand '\(name)'" + Suggestion.hint(for: name, among: commandNames)), of: help,
-                to: standardError)
-        }
-        standardOutput.write(HelpFormatter.render(command.help))
-        return .success
     }
 
     private static func execute(_ type: any Command.Type, _ arguments: [String], in environment: Environment) async

@@ -1,8 +1,8 @@
 /// `quakes show ID`: every field of one event, found by its id or any of its other ids.
-struct ShowCommand: BlockingCommand {
-    static let name = "show"
+package struct ShowCommand: BlockingCommand {
+    package static let name = "show"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Show every field of one event, unknown properties included.",
         discussion: "The event is found by its id or by any id in its 'ids'. A missing id exits with status 1.",
@@ -22,7 +22,7 @@ struct ShowCommand: BlockingCommand {
     var format: Format
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
         guard let id = arguments.positionals.first else { throw UsageError("Missing expected argument '<id>'") }
         self.id = id
@@ -31,9 +31,9 @@ struct ShowCommand: BlockingCommand {
         utc = arguments.flag(.utc)
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let quake = try DatabaseLocation.database(option: database, in: environment).read(zone: zone) {
+        let quake = try DatabaseLocation.reader(option: database, in: environment).read(zone: zone) {
             try $0.quake(withID: id)
         }
         guard let quake else { throw NotFoundError(id: id) }

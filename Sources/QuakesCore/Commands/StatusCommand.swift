@@ -1,9 +1,9 @@
 /// `quakes status [--fresh-within DURATION]`: what the database holds and how current it is, for
 /// people and for monitoring.
-struct StatusCommand: BlockingCommand {
-    static let name = "status"
+package struct StatusCommand: BlockingCommand {
+    package static let name = "status"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Show what the database holds and when each source was last fetched.",
         discussion: """
@@ -32,7 +32,7 @@ struct StatusCommand: BlockingCommand {
     var format: Format
     var utc: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
         database = try DatabaseLocation.option(arguments)
         freshWithin = try arguments.value(
@@ -42,17 +42,18 @@ struct StatusCommand: BlockingCommand {
         utc = arguments.flag(.utc)
     }
 
-    func runBlocking(in environment: Environment) throws -> ExitStatus {
+    package func runBlocking(in environment: Environment) throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
         let now = try FilterOptions.now(now, in: environment, zone: zone)
-        let status = try DatabaseLocation.database(option: database, in: environment).read(zone: .utc) {
-            try $0.status()
-        }
+        let database = try DatabaseLocation.reader(option: database, in: environment)
+        var status = try database.read(zone: .utc) { try $0.status() }
+        status.checksRecorded = database.engine.capabilities.contains(.recordsChecks)
         if freshWithin != nil, !status.checksRecorded {
+            let engine = database.engine
             throw UsageError(
-                "\(status.path) does not record when a fetch last succeeded (the file changes only when what it "
-                    + "holds does), so --fresh-within cannot tell; keep the catalogue in a SQLite file or a "
-                    + "PostgreSQL database to monitor it this way")
+                "\(status.path) does not record when a fetch last succeeded (it is \(engine.kind)"
+                    + (engine.limitation.map { ", and \($0)" } ?? "") + "), so --fresh-within cannot tell; keep "
+                    + "the catalogue in \(environment.engines.suggestions(for: .recordsChecks)) to monitor it this way")
         }
         let fresh = freshWithin.map { window in (status.lastSuccess ?? .min) >= now - window }
         switch format {

@@ -1,10 +1,10 @@
 /// `quakes sync [FILTERS] [--since DATE]`: keeps a copy correct by asking the FDSN event service
 /// for the events updated since the last sync, deleted ones included: revisions to events older
 /// than any feed, and deletions, arrive.
-struct SyncCommand: Command {
-    static let name = "sync"
+package struct SyncCommand: Command {
+    package static let name = "sync"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Bring stored events up to date with the FDSN event service: revisions and deletions.",
         discussion: """
@@ -31,20 +31,20 @@ struct SyncCommand: Command {
     var database: String?
     var options: ServiceOptions
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         database = try DatabaseLocation.option(arguments)
         options = try ServiceOptions(arguments, author: arguments.value(.author) ?? "sync")
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
+    package func run(in environment: Environment) async throws -> ExitStatus {
         let options = try options.resolvingPlace(in: environment)
         let zone = environment.zone(utc: options.utc)
         let since = try options.filters.filter(in: environment, zone: zone).earliest
         let now = try options.filters.now(in: environment, zone: zone)
-        let database = try DatabaseLocation.database(option: database, in: environment)
+        let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
         let summary = try await database.whileHoldingWriter(waiting: options.wait) {
-            let store = database.writer()
+            let store = database.store()
             try await store.open()
             let status = try await database.readingAsWriter { try $0.status() }
             let scopes = try Self.scopes(options: options, since: since, status: status)
@@ -139,7 +139,8 @@ struct SyncCommand: Command {
     /// Which features of an answer a sync stores: those in its scope, and any that names a stored
     /// event (a revision that moved it out of the scope, a deletion, a merge). Other deletions and
     /// events of the widened margin are left out, so the copy never grows beyond its scope.
-    static func admission(scope: FDSNFilter, database: any Database) -> @Sendable ([Quake]) async throws -> [Bool] {
+    static func admission(scope: FDSNFilter, database: any DatabaseWriter) -> @Sendable ([Quake]) async throws -> [Bool]
+    {
         { quakes in
             let inScope = quakes.map { !$0.isDeleted && scope.contains($0) }
             let asked = quakes.indices.filter { !inScope[$0] }.map { quakes[$0].namedIDs }
@@ -153,7 +154,7 @@ struct SyncCommand: Command {
         }
     }
 
-    static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
+    package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
         CommonOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
     }
 }

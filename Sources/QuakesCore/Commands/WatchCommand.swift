@@ -1,9 +1,9 @@
 /// `quakes watch`: fetches a feed every interval (or follows what other processes write) and
 /// prints how the result set of a query changed, like a fetched-results controller's delegate.
-struct WatchCommand: Command {
-    static let name = "watch"
+package struct WatchCommand: Command {
+    package static let name = "watch"
 
-    static let help = CommandHelp(
+    package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Fetch a feed every interval and print how the result of a query changes.",
         discussion: """
@@ -51,7 +51,7 @@ struct WatchCommand: Command {
     var changesOnly: Bool
     var settings: FetchSettings
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
         database = try DatabaseLocation.option(arguments)
         utc = arguments.flag(.utc)
@@ -74,8 +74,8 @@ struct WatchCommand: Command {
         if arguments.value(.author) == nil { settings.author = "watch" }
     }
 
-    func run(in environment: Environment) async throws -> ExitStatus {
-        let database = try DatabaseLocation.database(option: database, in: environment)
+    package func run(in environment: Environment) async throws -> ExitStatus {
+        let database = try DatabaseLocation.writer(option: database, in: environment)
         let feed = try FeedSource(source, currentDirectory: environment.currentDirectory)
         let filters = try filters.resolvingPlace(in: environment)
         var query = query
@@ -84,7 +84,7 @@ struct WatchCommand: Command {
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
-        let store = database.writer()
+        let store = database.store()
         if fetches {
             try await database.checkWritable()
             try await store.open()
@@ -102,7 +102,9 @@ struct WatchCommand: Command {
         var hasReached = fetches
         while !Task.isCancelled {
             do {
-                if listens, listener == nil { listener = try await database.changeListener() }
+                if listens, listener == nil, database.engine.capabilities.contains(.announcesCommits) {
+                    listener = try await database.changeListener()
+                }
                 listens = listener != nil
                 hasReached = hasReached || listens
                 if fetches,
@@ -170,7 +172,7 @@ struct WatchCommand: Command {
     /// is damaged today) is reported and the watch goes on; one that cannot (a local file that is
     /// missing or unreadable) is returned, and ends it.
     private func fetch(
-        _ feed: FeedSource, into store: any QuakeWriting, of database: any Database, settings: FetchSettings,
+        _ feed: FeedSource, into store: any QuakeWriting, of database: any DatabaseWriter, settings: FetchSettings,
         in environment: Environment
     ) async -> IngestFailure? {
         let outcomes: [Result<IngestReport, IngestFailure>]

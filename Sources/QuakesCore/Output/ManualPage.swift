@@ -8,9 +8,11 @@ struct ManualPage {
     var commands: [CommandHelp]
     var version: String
 
-    /// The manual of `quakes`, from `Quakes.help` and `Quakes.commands`.
-    static var quakes: ManualPage {
-        ManualPage(root: Quakes.help, commands: Quakes.commands.map { $0.help }, version: Quakes.version)
+    /// The manual of `quakes` in `environment`, from the root's help and its commands'.
+    static func quakes(in environment: Environment) -> ManualPage {
+        ManualPage(
+            root: Quakes.help(in: environment), commands: environment.commands.map { $0.help },
+            version: Quakes.version)
     }
 
     /// The environment variables that change what quakes does, and how: the ENVIRONMENT section.
@@ -62,6 +64,13 @@ struct ManualPage {
         lines.append(".SH COMMANDS")
         for command in commands {
             lines += section(command)
+        }
+        for section in root.sections {
+            lines.append(".SH \(RoffText.escape(section.heading))")
+            if let introduction = section.introduction { lines.append(RoffText.line(introduction)) }
+            for entry in section.entries {
+                lines += [".TP", ".B \(RoffText.escape(entry.label))", RoffText.line(entry.help)]
+            }
         }
         lines.append(".SH EXIT STATUS")
         for (status, meaning) in ExitStatus.documented {

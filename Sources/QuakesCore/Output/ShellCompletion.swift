@@ -28,9 +28,9 @@ struct ShellCompletion: Sendable {
         }
     }
 
-    /// The completion of `quakes` itself, from `Quakes.help` and `Quakes.commands`.
-    static var quakes: ShellCompletion {
-        ShellCompletion(root: Quakes.help, subcommands: Quakes.commands.map { $0.help })
+    /// The completion of `quakes` in `environment`, from the root's help and its commands'.
+    static func quakes(in environment: Environment) -> ShellCompletion {
+        ShellCompletion(root: Quakes.help(in: environment), subcommands: environment.commands.map { $0.help })
     }
 
     /// The program's name: `quakes`.

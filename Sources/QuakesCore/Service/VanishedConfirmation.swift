@@ -8,7 +8,7 @@ struct VanishedConfirmation {
     var service: FDSNService
     var settings: FetchSettings
     var store: any QuakeWriting
-    var database: any Database
+    var database: any DatabaseWriter
     var downloader: any Downloader
 
     /// What the service said of one vanished event.

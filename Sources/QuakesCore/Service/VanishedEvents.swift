@@ -23,7 +23,7 @@ enum VanishedEvents {
     }
 
     /// The ids of the stored events in the feed's coverage that the feed did not name, sorted.
-    static func find(after report: IngestReport, in database: any Database) async throws -> [String] {
+    static func find(after report: IngestReport, in database: any DatabaseWriter) async throws -> [String] {
         guard report.status == .ok, let coverage = coverage(of: report.source, generated: report.generated) else {
             return []
         }
@@ -49,7 +49,7 @@ enum VanishedEvents {
     /// `sync` to confirm), and confirms them at once when `confirmation` is given. Runs in the
     /// fetch's writer lock.
     static func check(
-        _ outcomes: [Result<IngestReport, IngestFailure>], database: any Database, store: any QuakeWriting,
+        _ outcomes: [Result<IngestReport, IngestFailure>], database: any DatabaseWriter, store: any QuakeWriting,
         confirmation: VanishedConfirmation?
     ) async throws -> [Int: Report] {
         var reports: [Int: Report] = [:]

@@ -16,8 +16,8 @@ package struct DatabaseStatus: Sendable {
     package var lastToken: Int64
     /// Every source fetched into it, and when a fetch of each last succeeded.
     package var sources: [FeedState]
-    /// False for an engine that does not record when a source was last checked (a GeoJSON file,
-    /// which changes only when what it holds does): then no `checked` is known, not even "never".
+    /// False for an engine that does not record when a source was last checked
+    /// (`EngineCapabilities.recordsChecks`): then no `checked` is known, not even "never".
     package var checksRecorded = true
 
     package init(

@@ -8,7 +8,8 @@ enum DatabaseLocation {
     /// The `--db` option every command that touches the database takes.
     static let option = CommandHelp.Option(
         .db, value: "path",
-        help: "The database file (missing folders are created), or the postgresql:// URI of a shared database.",
+        help:
+            "Where the catalogue is kept: a file, or a database server's URI; the value says which storage engine keeps it (see 'quakes --help').",
         default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite",
         takesPath: true)
 
@@ -21,9 +22,15 @@ enum DatabaseLocation {
         }
     }
 
+    /// The database, from `option` (a `--db` value) and the environment, for a command that only
+    /// reads it.
+    static func reader(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseReader {
+        try writer(option: option, in: environment)
+    }
+
     /// The database, from `option` (a `--db` value) and the environment, kept by the first of the
     /// environment's engines that claims it: the one place an engine is chosen, from the value alone.
-    static func database(option: String?, in environment: Environment) throws(UsageError) -> any Database {
+    static func writer(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseWriter {
         let value = try value(option: option, in: environment)
         for engine in environment.engines {
             if let database = engine.database(named: value, in: environment) { return database }

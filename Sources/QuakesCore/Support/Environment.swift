@@ -25,8 +25,11 @@ public struct Environment: Sendable {
     /// database lives when `HOME` is unset, as in a system unit without `User=`.
     public var accountHome: @Sendable () -> String? = Environment.passwordDatabaseHome
     /// The storage engines, asked in turn which of them keeps the database `--db` names: the
-    /// executable lists them, so that the core never names one.
+    /// `Registry` module lists them, so that the core never names one.
     package var engines: [any StorageEngine] = []
+    /// The subcommands, in the order help lists them: the `Registry` module lists them, with those
+    /// of modules above the core (the pictures').
+    package var commands: [any Command.Type] = []
 
     public init(
         variables: [String: String] = [:], currentDirectory: String, standardOutput: any TextOutput,
@@ -46,10 +49,11 @@ public struct Environment: Sendable {
 
     /// The real world of this process, writing to `outputs` (the executable passes the pair it
     /// answered `--version` with, so that no second pair is made for the same descriptors),
-    /// interrupted by its signals through `interruption`, keeping databases with `engines`.
+    /// interrupted by its signals through `interruption`, running `commands` and keeping databases
+    /// with `engines`.
     package static func current(
         outputs: (standardOutput: FileDescriptorOutput, standardError: FileDescriptorOutput) = processOutputs(),
-        interruption: Interruption = Interruption(), engines: [any StorageEngine]
+        interruption: Interruption = Interruption(), commands: [any Command.Type], engines: [any StorageEngine]
     ) -> Environment {
         var environment = Environment(
             currentDirectory: workingDirectory(),
@@ -60,6 +64,7 @@ public struct Environment: Sendable {
         environment.variables = .process
         environment.interruption = interruption
         environment.engines = engines
+        environment.commands = commands
         if environment.terminalColumns != nil { environment.terminalLines = terminalHeight() }
         return environment
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -20,7 +21,7 @@ struct RunningQuakes {
             standardOutput: output, standardError: errors)
         if let now { environment.clock = { now } }
         environment.interruption = interruption
-        environment.engines = TestEngine.registry
+        Registry.equip(&environment)
         task = Task { [environment, ended] in
             let status = await Quakes.main(arguments, in: environment)
             ended.withLock { $0 = true }

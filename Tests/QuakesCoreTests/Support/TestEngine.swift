@@ -1,5 +1,6 @@
 import Foundation
 import PostgreSQL
+import Registry
 import SQLite
 import Testing
 
@@ -26,23 +27,29 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
         SuiteMode.isSanitized ? [.sqlite, .postgresql] : [.sqlite, .postgresql, .geojson]
     }
 
-    /// False for the GeoJSON-file store, which keeps its last token but no history transactions
-    /// (`history` refuses, with 64, and names the engines that keep one).
-    var keepsHistory: Bool { self != .geojson }
+    /// What the engine says of itself.
+    var description: EngineDescription {
+        switch self {
+        case .sqlite: SQLiteDatabase.engine
+        case .postgresql: PostgresDatabase.engine
+        case .geojson: GeoJSONDatabase.engine
+        }
+    }
 
-    /// False for the GeoJSON-file store, which does not record when a source was last checked (it
-    /// would change the file on every check): `status` says so, and `--fresh-within` refuses.
-    var recordsChecks: Bool { self != .geojson }
+    /// False for an engine that keeps its last token but no history transactions (the GeoJSON-file
+    /// store): `history` refuses, with 64, and names the engines that keep one.
+    var keepsHistory: Bool { description.capabilities.contains(.keepsHistory) }
+
+    /// False for an engine that does not record when a source was last checked (the GeoJSON-file
+    /// store, which would change the file on every check): `status` says so, and `--fresh-within`
+    /// refuses.
+    var recordsChecks: Bool { description.capabilities.contains(.recordsChecks) }
 
     /// The engines whose `history` lists transactions.
     static var keepingHistory: [TestEngine] { allCases.filter(\.keepsHistory) }
 
     /// The engines that record when a source was last checked.
     static var recordingChecks: [TestEngine] { allCases.filter(\.recordsChecks) }
-
-    /// Every engine, in the order the executable asks them which keeps a database (main.swift),
-    /// for the tool run in-process.
-    static let registry: [any StorageEngine] = [PostgresEngine(), GeoJSONEngine(), SQLiteEngine()]
 
     /// The schema version the engine's databases are at.
     var schemaVersion: Int32 {
@@ -106,10 +113,16 @@ final class TestStore: Sendable {
         }
     }
 
-    /// The engine's view of the database, as the commands have it.
-    var database: any Database {
-        if server != nil { return PostgresDatabase(uri: location) }
-        return isGeoJSON ? GeoJSONDatabase(path: location) : SQLiteDatabase(path: location)
+    /// The engine's view of the database, as the commands have it: kept by the registry's engine that
+    /// takes its location.
+    var database: any DatabaseWriter {
+        let environment = Environment(
+            currentDirectory: "/", standardOutput: CapturedOutput(), standardError: CapturedOutput())
+        guard
+            let database = Registry.engines.lazy.compactMap({ $0.database(named: self.location, in: environment) })
+                .first
+        else { preconditionFailure("no engine keeps \(location)") }
+        return database
     }
 
     /// A file in the test's own folder, for feeds and other files beside the database.

@@ -1,16 +1,6 @@
-/// A database that `--db` or `QUAKES_DB` named, whichever engine keeps it: everything a command
-/// asks of storage. Commands, output and ingest speak to an engine only through this, `QuakeReading`
-/// and `QuakeWriting`; they never name an engine's types.
-package protocol Database: Sendable {
-    /// How messages name it: a server's URI never shows its password.
-    var name: String { get }
-
-    /// Runs `body` with a reader of one snapshot of the database, with local sections in `zone`.
-    /// Blocks: a command that only reads calls it on the main thread before any other thread starts
-    /// (`BlockingCommand`); code in a task uses `reading(zone:_:)`, which runs it on a thread of its
-    /// own.
-    func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
-
+/// A database as a command that writes it sees it (`fetch`, `prune`, `backfill`, `sync`, a `watch`
+/// that fetches): what it may read, and the right to write it, taken in turns.
+package protocol DatabaseWriter: DatabaseReader {
     /// `read(zone:_:)` for a command that writes the database, which reads one it has not created
     /// yet (an engine may create it only when its first write commits) as empty, as it is.
     func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
@@ -23,34 +13,16 @@ package protocol Database: Sendable {
     /// `wait` seconds for another to let go of it; released when the returned value goes.
     func lockWriter(waiting wait: Double) async throws -> any WriterLease
 
-    /// A listener that hears every write committed to the database, by any process on any host;
-    /// nil for an engine that cannot announce commits (then `watch` looks again every interval).
-    func changeListener() async throws -> (any ChangeListener)?
-
-    /// The writer of the database, which connects on first use.
-    func writer() -> any QuakeWriting
-
-    /// Why `history` cannot list the database's transactions, naming an engine that can, for an
-    /// engine that keeps none; nil for one that keeps them.
-    var historyRefusal: String? { get }
+    /// The store that writes the database, which connects on first use.
+    func store() -> any QuakeWriting
 }
 
-extension Database {
-    package var historyRefusal: String? { nil }
-
+extension DatabaseWriter {
     /// An engine that creates a database before its first write reads it as it is.
     package func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws
         -> Result
     {
         try read(zone: zone, body)
-    }
-
-    /// Runs `body` with a reader of one snapshot of the database, on a thread of its own (readers
-    /// block), with local sections in `zone`.
-    package func reading<Result: Sendable>(
-        zone: DisplayZone = .utc, _ body: @escaping @Sendable (any QuakeReading) throws -> Result
-    ) async throws -> Result {
-        try await Blocking.run { try read(zone: zone, body) }
     }
 
     /// `reading(zone:_:)` for a command that writes the database (see `readAsWriter(zone:_:)`).
@@ -75,11 +47,6 @@ extension Database {
             await lease.release()
             throw error
         }
-    }
-
-    /// Every stored event, by id: for tools that move a whole catalogue (the benchmarks).
-    package func allQuakes() async throws -> [Quake] {
-        try await reading { try $0.allQuakes() }
     }
 }
 
