@@ -112,8 +112,9 @@ actor GeoJSONStore: QuakeWriting {
         try current().feeds[url]
     }
 
-    /// Forgets the events and the ids older than `cutoff`, as the SQL engines do; the file keeps no
-    /// history transactions, so there are none to prune.
+    /// Forgets the events and the ids older than `cutoff`, by the rule every engine follows
+    /// (`IdentityRules.prune(before:at:in:dryRun:)`); the file keeps no history transactions, so
+    /// there are none to prune.
     func prune(eventsBefore cutoff: Int64?, historyBefore historyCutoff: Int64?, timestamp: Int64, dryRun: Bool)
         async throws(StoreError) -> PruneResult
     {
@@ -122,18 +123,11 @@ actor GeoJSONStore: QuakeWriting {
         var file = try current()
         var result = PruneResult()
         if let cutoff {
-            result.events = file.events.values.reduce(0) { $0 + ($1.time < cutoff ? 1 : 0) }
-            result.tombstones = file.owners.reduce(0) {
-                $0 + ($1.value.time < cutoff && $1.value.isTombstone(of: $1.key) ? 1 : 0)
-            }
-            if !dryRun, result.events + result.tombstones > 0 {
-                file.events = file.events.filter { $0.value.time >= cutoff }
-                file.owners = file.owners.filter { $0.value.time >= cutoff }
-                if result.events > 0 {
-                    // Tombstones are not events: dropping only them records no change, as on the SQL engines.
-                    file.lastToken += 1
-                    result.token = file.lastToken
-                }
+            // Nothing of the file's own pruning throws.
+            do {
+                result = try IdentityRules.prune(before: cutoff, at: timestamp, in: &file, dryRun: dryRun)
+            } catch {
+                throw StoreError(path: path, error)
             }
         }
         // Written only when it changed, or to create an empty store where there was none, as the

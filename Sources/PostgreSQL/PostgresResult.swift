@@ -79,6 +79,21 @@ public final class PostgresResult {
         } ?? nil
     }
 
+    /// Calls `body` with the bytes of the value at `row`, `column` (text, in the text format), valid
+    /// only during the call, or nil for NULL: saves building a `String` when the bytes only pass
+    /// through.
+    public func withText<Result>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result)
+        rethrows -> Result
+    {
+        guard !isNull(row: row, column: column), let text = cpq_PQgetvalue(handle, Int32(row), Int32(column)) else {
+            return try body(nil)
+        }
+        let count = Int(cpq_PQgetlength(handle, Int32(row), Int32(column)))
+        return try text.withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
+
     /// `body` with the bytes of the value at `row`, `column`, or nil for NULL.
     private func withBytes<Value>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value? {
         guard !isNull(row: row, column: column), let text = cpq_PQgetvalue(handle, Int32(row), Int32(column)) else {

@@ -161,7 +161,7 @@ struct PostgresBatchWrites: IdentityStore {
         for id in ids { owners[id] = owner }
     }
 
-    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) {
+    mutating func writeEvent(_ quake: Quake, prepared: (any AnyObject & Sendable)?) {
         events[quake.id] = .store(quake)
     }
 

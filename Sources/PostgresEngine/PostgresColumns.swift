@@ -49,17 +49,30 @@ enum PostgresColumns {
 
     /// The quake in `row` of `result`, whose first columns are `list` in order.
     static func quake(at row: Int, of result: PostgresResult) -> Quake {
-        var quake = Quake(id: "", time: 0, longitude: 0, latitude: 0)
-        for field in QuakeField.allCases {
-            let column = field.rawValue
-            let value: QuakeField.Value? =
-                switch field.kind {
-                case .text: result.string(row: row, column: column).map(QuakeField.Value.text)
-                case .integer: result.int64(row: row, column: column).map(QuakeField.Value.integer)
-                case .real: result.double(row: row, column: column).map(QuakeField.Value.real)
-                }
-            field.set(value, in: &quake)
+        Quake(copying: ResultRow(result: result, row: row))
+    }
+
+    /// A row of a result whose first columns are `list` in order, as `Quake(copying:)` reads it: each
+    /// field by its kind, the text's bytes as the server sent them (the `Quake` makes them valid UTF-8).
+    private struct ResultRow: QuakeRow {
+        let result: PostgresResult
+        let row: Int
+
+        func integer(_ field: QuakeField) -> Int64? {
+            field.kind == .integer ? result.int64(row: row, column: field.rawValue) : nil
         }
-        return quake
+
+        func real(_ field: QuakeField) -> Double? {
+            field.kind == .real ? result.double(row: row, column: field.rawValue) : nil
+        }
+
+        func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
+            -> Result
+        {
+            guard field.kind == .text else { return try body(nil) }
+            return try result.withText(row: row, column: field.rawValue, body)
+        }
+
+        var quake: Quake { Quake(copying: self) }
     }
 }

@@ -185,23 +185,12 @@ public actor PostgresStore: QuakeWriting {
     ) async throws(StoreError) -> PruneResult {
         try await exclusively(committing: !dryRun) { connection in
             var result = PruneResult()
-            func count(_ sql: String, _ value: Int64) throws -> Int {
-                try connection.execute(sql, [.integer(value)]).int(row: 0, column: 0) ?? 0
-            }
+            var pruning = PostgresPruning(connection: connection)
             if let cutoff {
-                result.events = try count("SELECT count(*) FROM quake WHERE time < $1::bigint", cutoff)
-                result.tombstones = try count(
-                    "SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < $1::bigint", cutoff)
-                if !dryRun, result.events + result.tombstones > 0 {
-                    let history = try PostgresPendingHistory.begin(on: connection)
-                    try history.deleteEvents(olderThan: cutoff)
-                    try connection.execute("DELETE FROM identity WHERE time < $1::bigint", [.integer(cutoff)])
-                    // Tombstones are not events: dropping only them records no history.
-                    result.token = try history.record(author: "prune", source: nil, timestamp: timestamp).token
-                }
+                result = try IdentityRules.prune(before: cutoff, at: timestamp, in: &pruning, dryRun: dryRun)
             }
             if let historyCutoff {
-                result.transactions = try count(
+                result.transactions = try pruning.count(
                     "SELECT count(*) FROM history_transaction WHERE timestamp < $1::bigint", historyCutoff)
                 if !dryRun {
                     try connection.execute(

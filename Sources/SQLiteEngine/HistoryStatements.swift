@@ -1,10 +1,10 @@
 import QuakesCore
 import SQLite
 
-/// The writes of the persistent history outside an ingest's batches (a prune), and of the feed
-/// validators, on the store's connection. The history of a write itself is kept by
-/// `SQLitePendingHistory`.
-struct HistoryStatements {
+/// The writes of the persistent history outside an ingest's batches (a prune, by the rule of
+/// `IdentityRules.prune(before:at:in:dryRun:)`), and of the feed validators, on the store's
+/// connection. The history of a write itself is kept by `SQLitePendingHistory`.
+struct HistoryStatements: PruningStore {
     private let connection: Connection
 
     init(_ connection: Connection) throws {
@@ -17,15 +17,16 @@ struct HistoryStatements {
         try count("SELECT count(*) FROM quake WHERE time < ?1", cutoff)
     }
 
-    /// Deletes the events older than `cutoff`, their deletions held in `history` for its record;
-    /// forgets every id whose newest version is that old (tombstones among them): a copy of them
-    /// fetched again is new.
-    func deleteEvents(before cutoff: Int64, history: SQLitePendingHistory) throws {
+    func deleteEvents(before cutoff: Int64, timestamp: Int64) throws -> Int64? {
+        let history = try SQLitePendingHistory.begin(on: connection)
         try history.deleteEvents(olderThan: cutoff)
+        return try history.record(author: "prune", source: nil, timestamp: timestamp).token
+    }
+
+    func forgetOwners(before cutoff: Int64) throws {
         try run("DELETE FROM identity WHERE time < ?1", cutoff)
     }
 
-    /// How many tombstones are older than `cutoff`.
     func countTombstones(before cutoff: Int64) throws -> Int {
         try count("SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < ?1", cutoff)
     }

@@ -122,9 +122,13 @@ struct IngestStatements: IdentityStore {
         }
     }
 
-    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) throws {
+    /// `prepared` is a `PackedQuake`: the only form this store's `eventPreparation` makes, and a
+    /// batch is prepared by the store it is given to (`FeedIngest`), so the cast, checked in debug
+    /// builds, cannot fail.
+    mutating func writeEvent(_ quake: Quake, prepared: (any AnyObject & Sendable)?) throws {
         try writeRefreshes()
-        try events.append(packed ?? PackedQuake(quake), on: connection, arena: arena)
+        let packed = prepared.map { unsafeDowncast($0, to: PackedQuake.self) } ?? PackedQuake(quake)
+        try events.append(packed, on: connection, arena: arena)
     }
 
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws {

@@ -12,18 +12,37 @@ enum QuakeColumns {
 
     /// Decodes the row at the statement's cursor, whose first columns are `list` in order.
     static func quake(from row: Statement, startingAt first: Int32 = 0) -> Quake {
-        var quake = Quake(id: "", time: 0, longitude: 0, latitude: 0)
-        for field in QuakeField.allCases {
-            let column = first + Int32(field.rawValue)
-            let value: QuakeField.Value? =
-                switch field.kind {
-                case .text: row.string(at: column).map(QuakeField.Value.text)
-                case .integer: row.int64(at: column).map(QuakeField.Value.integer)
-                case .real: row.double(at: column).map(QuakeField.Value.real)
-                }
-            field.set(value, in: &quake)
+        Quake(copying: StatementRow(statement: row, first: first))
+    }
+
+    /// The row at a statement's cursor, whose columns from `first` are `list` in order, as
+    /// `Quake(copying:)` reads it: each field by its kind, the text's bytes as SQLite holds them
+    /// (the `Quake` makes them valid UTF-8).
+    private struct StatementRow: QuakeRow {
+        let statement: Statement
+        let first: Int32
+
+        func integer(_ field: QuakeField) -> Int64? {
+            field.kind == .integer ? statement.int64(at: first + Int32(field.rawValue)) : nil
         }
-        return quake
+
+        func real(_ field: QuakeField) -> Double? {
+            field.kind == .real ? statement.double(at: first + Int32(field.rawValue)) : nil
+        }
+
+        func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
+            -> Result
+        {
+            guard field.kind == .text else { return try body(nil) }
+            return try statement.withText(at: first + Int32(field.rawValue)) { bytes in
+                try body(
+                    bytes.map {
+                        UnsafeBufferPointer(start: $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count: $0.count)
+                    })
+            }
+        }
+
+        var quake: Quake { Quake(copying: self) }
     }
 
     /// Binds every column of `event` to the statement's parameters from `first` on, in table order.

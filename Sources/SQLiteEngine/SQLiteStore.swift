@@ -41,8 +41,9 @@ public actor SQLiteStore: QuakeWriting {
         executor.companion
     }
 
-    public nonisolated var takesPackedEvents: Bool {
-        true
+    /// The decoders pack each event (`PackedQuake`), whose texts the store binds where they lie.
+    public nonisolated var eventPreparation: (any EventPreparation)? {
+        PackedQuake.preparation
     }
 
     /// A store for the database at `path`, which is opened on first use, on the store's own queue
@@ -146,17 +147,10 @@ public actor SQLiteStore: QuakeWriting {
         dryRun: Bool
     ) async throws(StoreError) -> PruneResult {
         try await exclusively { writer in
-            let history = try HistoryStatements(writer)
+            var history = try HistoryStatements(writer)
             var result = PruneResult()
             if let cutoff {
-                result.events = try history.countEvents(before: cutoff)
-                result.tombstones = try history.countTombstones(before: cutoff)
-                if !dryRun, result.events + result.tombstones > 0 {
-                    // Tombstones are not events: dropping only them records no history.
-                    let pending = try SQLitePendingHistory.begin(on: writer)
-                    try history.deleteEvents(before: cutoff, history: pending)
-                    result.token = try pending.record(author: "prune", source: nil, timestamp: timestamp).token
-                }
+                result = try IdentityRules.prune(before: cutoff, at: timestamp, in: &history, dryRun: dryRun)
             }
             if let historyCutoff {
                 result.transactions = try history.countTransactions(before: historyCutoff)

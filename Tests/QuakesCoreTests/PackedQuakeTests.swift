@@ -1,6 +1,7 @@
 import Testing
 
 @testable import QuakesCore
+@testable import SQLiteEngine
 
 /// A `PackedQuake` is what the SQLite engine writes in place of the `Quake` its decoder read: a
 /// field it lost, misplaced or cut would be stored so, without a word.
@@ -20,12 +21,14 @@ import Testing
         }
     }
 
-    /// The decoders pack every feature for a store that takes packed events, each the very quake
-    /// decoded beside it, and none for one that does not.
+    /// The decoders pack every feature for the SQLite store, which prepares its events so, each the
+    /// very quake decoded beside it, and none for a store that prepares none.
     @Test func theDecodersPackOnlyWhenTheStoreTakesThem() throws {
         let bytes = try Fixtures.bytes(Fixtures.weekBefore)
-        for packing in [true, false] {
-            let features = try ReingestTests.batches(bytes, skimming: false, packing: packing).flatMap(\.features)
+        for preparation in [PackedQuake.preparation, nil] {
+            let packing = preparation != nil
+            let features = try ReingestTests.batches(bytes, skimming: false, preparation: preparation).flatMap(
+                \.features)
             #expect(features.count == 3098)
             for feature in features {
                 guard case let .decoded(decoded) = feature else {
@@ -33,9 +36,9 @@ import Testing
                     continue
                 }
                 if packing {
-                    #expect(decoded.packed?.quake == decoded.quake, "\(decoded.quake.id)")
+                    #expect((decoded.prepared as? PackedQuake)?.quake == decoded.quake, "\(decoded.quake.id)")
                 } else {
-                    #expect(decoded.packed == nil)
+                    #expect(decoded.prepared == nil)
                 }
             }
         }

@@ -52,14 +52,16 @@ import Testing
         return Array(document.replacingCharacters(in: range, with: replacement).utf8)
     }
 
-    /// The document's features as a fetch hands them to the store, skimmed or decoded, and packed
-    /// when `packing`.
-    static func batches(_ bytes: [UInt8], skimming: Bool, packing: Bool = false) throws -> [IngestBatch] {
+    /// The document's features as a fetch hands them to the store, skimmed or decoded, and prepared
+    /// by `preparation` when given.
+    static func batches(_ bytes: [UInt8], skimming: Bool, preparation: (any EventPreparation)? = nil) throws
+        -> [IngestBatch]
+    {
         var splitter = FeedSplitter(chunkSize: 64 * 1024)
         var chunks: [FeatureChunk] = []
         try bytes.withUnsafeBytes { try splitter.consume($0) { chunks.append($0) } }
         if let remaining = try splitter.finish().remainingFeatures { chunks.append(remaining) }
-        return try chunks.map { try $0.prepare(skimming: skimming, packing: packing) }
+        return try chunks.map { try $0.prepare(skimming: skimming, preparation: preparation) }
     }
 
     /// What applying `second` after `first` leaves in memory, and what applying `second` did: its

@@ -30,7 +30,7 @@ extension FeatureChunk {
         var batch = FeatureBatch()
         batch.quakes.reserveCapacity(elements.count)
         for element in elements.indices {
-            switch try decode(element: element, digest: digests, packed: false) {
+            switch try decode(element: element, digest: digests, preparation: nil) {
             case let .usable(decoded):
                 batch.quakes.append(decoded.quake)
                 if digests { batch.digests.append(decoded.digest) }
@@ -42,9 +42,10 @@ extension FeatureChunk {
     }
 
     /// The features of the chunk for the store: skimmed when `skimming` (those the skim cannot
-    /// stand for decoded at once), else decoded, and packed when `packing` (for a store that
-    /// `takesPackedEvents`). Fails, with a `JSONSyntaxError`, only when the chunk is not valid JSON.
-    func prepare(skimming: Bool, packing: Bool = false) throws -> IngestBatch {
+    /// stand for decoded at once), else decoded, each prepared by `preparation` when given (the
+    /// store's `QuakeWriting.eventPreparation`). Fails, with a `JSONSyntaxError`, only when the
+    /// chunk is not valid JSON.
+    func prepare(skimming: Bool, preparation: (any EventPreparation)? = nil) throws -> IngestBatch {
         var batch = IngestBatch(chunk: skimming ? self : nil)
         batch.reserveCapacity(elements.count)
         try bytes.withUnsafeBytes { buffer in
@@ -56,7 +57,7 @@ extension FeatureChunk {
                     batch.append(skim, element: position)
                     continue
                 }
-                switch try decode(element: position, digest: true, packed: packing, in: buffer) {
+                switch try decode(element: position, digest: true, preparation: preparation, in: buffer) {
                 case let .usable(decoded): batch.append(decoded)
                 case let .unusable(problem): batch.problems.append(problem)
                 }
@@ -66,16 +67,16 @@ extension FeatureChunk {
     }
 
     /// Decodes the feature `elements[element]`, with its digest and fingerprint when `digest`, and
-    /// packed for the store when `packed` (`PackedQuake`).
-    func decode(element: Int, digest: Bool, packed: Bool) throws -> IngestBatch.Decoding {
+    /// prepared for the store by `preparation` when given.
+    func decode(element: Int, digest: Bool, preparation: (any EventPreparation)?) throws -> IngestBatch.Decoding {
         try bytes.withUnsafeBytes { buffer in
-            try decode(element: element, digest: digest, packed: packed, in: buffer)
+            try decode(element: element, digest: digest, preparation: preparation, in: buffer)
         }
     }
 
-    private func decode(element: Int, digest: Bool, packed: Bool, in buffer: UnsafeRawBufferPointer) throws
-        -> IngestBatch.Decoding
-    {
+    private func decode(
+        element: Int, digest: Bool, preparation: (any EventPreparation)?, in buffer: UnsafeRawBufferPointer
+    ) throws -> IngestBatch.Decoding {
         let range = elements[element]
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
         switch try FeatureDecoder.decode(bytes, origin: origin + Int64(range.lowerBound)) {
@@ -84,7 +85,7 @@ extension FeatureChunk {
             return .usable(
                 IngestBatch.DecodedFeature(
                     quake: quake, digest: digest ? QuakeDigest.of(quake) : 0,
-                    fingerprint: digest ? FeatureFingerprint.of(bytes) : nil, packed: packed ? PackedQuake(quake) : nil)
+                    fingerprint: digest ? FeatureFingerprint.of(bytes) : nil, prepared: preparation?.prepare(quake))
             )
         case let .invalid(reason, id):
             return .unusable(FeatureProblem(index: firstIndex + element, id: id, reason: reason))

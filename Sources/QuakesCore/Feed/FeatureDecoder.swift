@@ -200,19 +200,20 @@ struct FeatureDecoder {
                     try keepUnknown(key, &scanner)
                     continue
                 }
-                predicted = property.rawValue + 1
-                noteDuplicate(&seen, property.rawValue, "properties.\(property.name)" as String)
+                predicted = property.position + 1
+                noteDuplicate(&seen, property.position, "properties.\(property.field.name)" as String)
                 hasTime = try decode(property, &scanner) || hasTime
             } while try scanner.nextMember(closer: .closeBrace)
         }
-        if !hasTime, problem == nil, quake.isDeleted, seen.contains(Property.time.rawValue) {
+        let timeSeen = seen.contains(Property.timePosition)
+        if !hasTime, problem == nil, quake.isDeleted, timeSeen {
             // The FDSN service may send a deleted event without its time: the deletion is still
             // news, and its tombstone is kept as long as one deleted when it was.
             quake.time = quake.updated ?? 0
             hasTime = true
         }
         if !hasTime, problem == nil {
-            report(seen.contains(Property.time.rawValue) ? "properties.time is null" : "properties.time is missing")
+            report(timeSeen ? "properties.time is null" : "properties.time is missing")
         }
         return hasTime
     }
@@ -221,8 +222,8 @@ struct FeatureDecoder {
     private mutating func decode(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
         -> Bool
     {
-        switch property {
-        case .time:
+        let field = property.field
+        guard field != .time else {
             guard let byte = scanner.peek(), byte == .minus || byte.isDigit else {
                 if try !scanner.consumeNull() {
                     report("properties.time is not a number")
@@ -236,32 +237,14 @@ struct FeatureDecoder {
             }
             quake.time = time
             return true
-        case .updated: quake.updated = try integer(property, &scanner)
-        case .mag: quake.magnitude = try double(property, &scanner)
-        case .cdi: quake.reportedIntensity = try double(property, &scanner)
-        case .mmi: quake.estimatedIntensity = try double(property, &scanner)
-        case .dmin: quake.minimumDistance = try double(property, &scanner)
-        case .rms: quake.rms = try double(property, &scanner)
-        case .gap: quake.azimuthalGap = try double(property, &scanner)
-        case .tz: quake.timeZoneOffset = try integer(property, &scanner).map { Int($0) }
-        case .felt: quake.feltReports = try integer(property, &scanner).map { Int($0) }
-        case .tsunami: quake.tsunami = try integer(property, &scanner).map { Int($0) }
-        case .sig: quake.significance = try integer(property, &scanner).map { Int($0) }
-        case .nst: quake.stationCount = try integer(property, &scanner).map { Int($0) }
-        case .place: quake.place = try string(property, &scanner)
-        case .url: quake.url = try string(property, &scanner)
-        case .detail: quake.detail = try string(property, &scanner)
-        case .alert: quake.alert = try string(property, &scanner)
-        case .status: quake.status = try string(property, &scanner)
-        case .net: quake.network = try string(property, &scanner)
-        case .code: quake.code = try string(property, &scanner)
-        case .ids: quake.ids = try string(property, &scanner)
-        case .sources: quake.sources = try string(property, &scanner)
-        case .types: quake.productTypes = try string(property, &scanner)
-        case .magType: quake.magnitudeType = try string(property, &scanner)
-        case .type: quake.eventType = try string(property, &scanner)
-        case .title: quake.title = try string(property, &scanner)
         }
+        let value: QuakeField.Value?
+        switch field.kind {
+        case .text: value = try string(property, &scanner).map(QuakeField.Value.text)
+        case .integer: value = try integer(property, &scanner).map(QuakeField.Value.integer)
+        case .real: value = try double(property, &scanner).map(QuakeField.Value.real)
+        }
+        field.set(value, in: &quake)
         return false
     }
 
@@ -333,9 +316,9 @@ struct FeatureDecoder {
     private func extra() -> String? {
         guard !mistyped.isEmpty || unknown != nil else { return nil }
         var extra: [UInt8] = [.openBrace]
-        for (property, value) in mistyped.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
+        for (property, value) in mistyped.sorted(by: { $0.property.position < $1.property.position }) {
             if extra.count > 1 { extra.append(.comma) }
-            extra += Array("\"\(property.name)\":".utf8) + value
+            extra += Array("\"\(property.field.name)\":".utf8) + value
         }
         if let unknown {
             if extra.count > 1 { extra.append(.comma) }
@@ -395,54 +378,31 @@ private struct MemberSet {
     mutating func insert(_ member: Int) { bits |= 1 << member }
 }
 
-/// The summary properties of a USGS feature, in the order USGS writes them.
-enum Property: Int, CaseIterable {
-    case mag, place, time, updated, tz, url, detail, felt, cdi, mmi, alert, status, tsunami, sig, net, code, ids,
-        sources, types, nst, dmin, rms, gap, magType, type, title
+/// A summary property of a USGS feature: a field of `QuakeField.properties`, and its position there,
+/// which is the order USGS writes them in.
+struct Property {
+    let field: QuakeField
+    let position: Int
 
-    /// The property's name in the feed.
-    var name: StaticString {
-        switch self {
-        case .mag: "mag"
-        case .place: "place"
-        case .time: "time"
-        case .updated: "updated"
-        case .tz: "tz"
-        case .url: "url"
-        case .detail: "detail"
-        case .felt: "felt"
-        case .cdi: "cdi"
-        case .mmi: "mmi"
-        case .alert: "alert"
-        case .status: "status"
-        case .tsunami: "tsunami"
-        case .sig: "sig"
-        case .net: "net"
-        case .code: "code"
-        case .ids: "ids"
-        case .sources: "sources"
-        case .types: "types"
-        case .nst: "nst"
-        case .dmin: "dmin"
-        case .rms: "rms"
-        case .gap: "gap"
-        case .magType: "magType"
-        case .type: "type"
-        case .title: "title"
-        }
-    }
+    /// Where `time` is among the properties.
+    static let timePosition = QuakeField.properties.firstIndex(of: .time)!
 
     /// The property a key names. USGS writes properties in a fixed order, so the one after the
     /// previous key is tried first: one comparison per key on real feeds.
     static func matching(_ key: JSONScanner.RawString, in scanner: JSONScanner, predicted: Int) -> Property? {
-        // By its raw value, not `allCases[predicted]`, which builds the array of every case first.
-        if let property = Property(rawValue: predicted), scanner.matches(key, property.name) {
-            return property
+        let properties = QuakeField.properties
+        if predicted < properties.count, scanner.matches(key, properties[predicted].staticName) {
+            return Property(field: properties[predicted], position: predicted)
         }
+        let position: Int?
         if key.hasEscapes {  // "m\u0061g" is "mag".
             let name = scanner.string(key)
-            return allCases.first { $0.name.description == name }
+            position = properties.firstIndex { $0.name == name }
+        } else {
+            position = properties.firstIndex {
+                $0.staticName.utf8CodeUnitCount == key.count && scanner.matches(key, $0.staticName)
+            }
         }
-        return allCases.first { $0.name.utf8CodeUnitCount == key.count && scanner.matches(key, $0.name) }
+        return position.map { Property(field: properties[$0], position: $0) }
     }
 }

@@ -219,7 +219,7 @@ struct FeedIngest {
             // first thing by the task, so no decode holds a stored batch in memory.
             var lastStored: IngestBatch?
             var inputEnded = false
-            let packing = store.takesPackedEvents
+            let preparation = store.eventPreparation
             while true {
                 try Task.checkCancellation()
                 while !inputEnded, submitted - stored < decodersInFlight {
@@ -233,7 +233,7 @@ struct FeedIngest {
                     lastStored = nil
                     decoders.addTask(executorPreference: globalConcurrentExecutor) {
                         finished.withLock { $0 = nil }
-                        return (position, try chunk.prepare(skimming: skimming, packing: packing))
+                        return (position, try chunk.prepare(skimming: skimming, preparation: preparation))
                     }
                     submitted += 1
                 }

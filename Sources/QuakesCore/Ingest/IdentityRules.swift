@@ -69,9 +69,10 @@ package protocol IdentityStore {
     func owners(of ids: [String]) throws -> [String: IdentityOwner]
     /// Makes `owner` the owner of each of `ids`.
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws
-    /// Stores `quake` under its id, in place of the event stored there if there is one; `packed`,
-    /// when its decoder packed it, is the same event, which an engine may write from instead.
-    mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) throws
+    /// Stores `quake` under its id, in place of the event stored there if there is one; `prepared`,
+    /// when the decoder made it, is the same event in the store's own form (`EventPreparation`),
+    /// which it may write from instead.
+    mutating func writeEvent(_ quake: Quake, prepared: (any AnyObject & Sendable)?) throws
     /// Sets the feed time of the event stored under `id`, whose data did not change.
     mutating func setFeedTime(_ generated: Int64?, ofEvent id: String) throws
     /// The version that owns `ids` came again, from a later feed: each takes `owner`, which differs
@@ -220,7 +221,7 @@ package enum IdentityRules {
                 // Only a version whose data is stored already comes without it (`apply(_:owners:to:)`),
                 // and that one took the branch above.
                 guard let data else { preconditionFailure("a version to write without its data") }
-                try store.writeEvent(data.quake, packed: data.packed)
+                try store.writeEvent(data.quake, prepared: data.prepared)
                 try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil)
                 changed = true
             }

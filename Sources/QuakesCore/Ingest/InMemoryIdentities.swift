@@ -53,7 +53,7 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         for id in ids { owners[id] = owner }
     }
 
-    package mutating func writeEvent(_ quake: Quake, packed: PackedQuake?) {
+    package mutating func writeEvent(_ quake: Quake, prepared: (any AnyObject & Sendable)?) {
         events[quake.id] = quake
     }
 

@@ -19,15 +19,15 @@ public struct IngestBatch: Sendable {
         package let digest: Int64
         /// The `FeatureFingerprint` of the bytes it came from, when it came from a feed.
         package let fingerprint: Int64?
-        /// `quake` packed by the decoder (`PackedQuake`), when it came from a feed: what an engine
-        /// may write in its place.
-        package let packed: PackedQuake?
+        /// The store's own form of `quake` (`EventPreparation`), when the decoder made one: what the
+        /// store may write in its place.
+        package let prepared: (any AnyObject & Sendable)?
 
-        package init(quake: Quake, digest: Int64, fingerprint: Int64?, packed: PackedQuake? = nil) {
+        package init(quake: Quake, digest: Int64, fingerprint: Int64?, prepared: (any AnyObject & Sendable)? = nil) {
             self.quake = quake
             self.digest = digest
             self.fingerprint = fingerprint
-            self.packed = packed
+            self.prepared = prepared
         }
     }
 
@@ -102,8 +102,8 @@ public struct IngestBatch: Sendable {
     /// Decodes a skimmed feature: what the decoders would have made of it.
     package func decode(element: Int) throws -> Decoding {
         guard let chunk else { preconditionFailure("a skimmed feature without its chunk") }
-        // Not packed: the store packs what it writes (few of these are), and only when it packs.
-        return try chunk.decode(element: element, digest: true, packed: false)
+        // Not prepared: the store prepares what it writes of these (few are), when it prepares at all.
+        return try chunk.decode(element: element, digest: true, preparation: nil)
     }
 }
 

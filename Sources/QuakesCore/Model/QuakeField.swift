@@ -1,6 +1,7 @@
 /// The stored fields of a quake, in table order: the one list that pairs a `Quake` property with
-/// its name and its kind, from which every engine's schema, writes and reads, and every output
-/// format, are made.
+/// its name and its kind, from which the feed decoder's properties, every engine's schema, writes
+/// and reads, and every output format are made. `set(_:in:)` and `Quake`'s `QuakeRow` readers are
+/// the one place each field meets its `Quake` property.
 package enum QuakeField: Int, CaseIterable, Sendable {
     case id, time, updated, magnitude, magnitudeType, place, longitude, latitude, depth, eventType, status, alert
     case tsunami, significance, feltReports, reportedIntensity, estimatedIntensity, network, code, ids, sources
@@ -20,8 +21,13 @@ package enum QuakeField: Int, CaseIterable, Sendable {
     }
 
     /// The name of the field as the USGS feed names the property: the column's in every engine,
-    /// and the member's in every output format.
+    /// the member's in every output format, and the key the feed decoder reads it from.
     package var name: String {
+        staticName.description
+    }
+
+    /// `name`, as static text: what the feed decoder compares a key with, in place.
+    package var staticName: StaticString {
         switch self {
         case .id: "id"
         case .time: "time"
@@ -81,9 +87,10 @@ package enum QuakeField: Int, CaseIterable, Sendable {
         .latitude, .depth,
     ]
 
-    /// The fields that are a GeoJSON feature's `properties`, in order: the listed ones but the id
-    /// and the coordinates, which the feature has in its own members.
-    static let properties = listed.filter { ![.id, .longitude, .latitude, .depth].contains($0) }
+    /// The fields that are a GeoJSON feature's `properties`, in the order USGS writes them: the
+    /// listed ones but the id and the coordinates, which the feature has in its own members. The
+    /// feed decoder reads these, and keeps any other property in `extra`.
+    package static let properties = listed.filter { ![.id, .longitude, .latitude, .depth].contains($0) }
 
     /// True for the moments (milliseconds since 1970), which the listings write as ISO 8601 text.
     var isTime: Bool {

@@ -11,10 +11,9 @@ public protocol QuakeWriting: Actor {
     /// other thread.
     nonisolated var companionExecutor: any TaskExecutor { get }
 
-    /// True when the engine writes events from the `PackedQuake`s the decoders make beside each
-    /// `Quake` (SQLite binds their texts in place); false, the default, when that packing would be
-    /// wasted.
-    nonisolated var takesPackedEvents: Bool { get }
+    /// What the decoders make of each event for this store beside its `Quake`, which the store then
+    /// writes from; nil, the default, when it writes from the `Quake` alone.
+    nonisolated var eventPreparation: (any EventPreparation)? { get }
 
     /// Connects, creates or upgrades the schema, so that a fetch fails early when it cannot write.
     func open() async throws(StoreError)
@@ -49,9 +48,9 @@ public protocol QuakeWriting: Actor {
 }
 
 extension QuakeWriting {
-    /// The default: only the SQLite engine binds packed events.
-    public nonisolated var takesPackedEvents: Bool {
-        false
+    /// The default: the store writes from each `Quake`.
+    public nonisolated var eventPreparation: (any EventPreparation)? {
+        nil
     }
 
     /// Stores a batch of decoded features and says how many changed an event; `digests` are their

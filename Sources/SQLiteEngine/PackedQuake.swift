@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A quake's fields laid out in one buffer of its own, made once beside the `Quake` by the decoder
 /// that read it: what an engine writes a row from in place of the `Quake`, so that the thread that
 /// owns the database (the critical path of a fetch) neither copies each text into a buffer of
@@ -14,6 +16,15 @@
 /// `@unchecked Sendable` is sound: the buffer is written only in `init`, before the object can be
 /// shared, read only after, and freed in `deinit`, when no reference is left to read it through.
 package final class PackedQuake: @unchecked Sendable {
+    /// What the decoders run for the SQLite store: they pack every event they decode.
+    static let preparation: any EventPreparation = Preparation()
+
+    private struct Preparation: EventPreparation {
+        func prepare(_ quake: Quake) -> any AnyObject & Sendable {
+            PackedQuake(quake)
+        }
+    }
+
     private let bytes: UnsafeMutableRawBufferPointer
 
     /// The presence word and the slots, before the texts.
