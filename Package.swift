@@ -48,7 +48,10 @@ let package = Package(
             resources: [.copy("countries-110m.outlines"), .copy("cities-110m.geojson"), .copy("README.md")]),
         // The tool: model, feed decoding, download, ingest with the identity rules, queries as
         // values, output and commands, and the storage seam that every engine plugs into.
-        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "CCairo", "Locking", "QuakesData", "Bytes"]),
+        .target(name: "QuakesCore", dependencies: ["CCurl", "CZlib", "Locking", "QuakesData", "Bytes"]),
+        // The pictures: drawing (SVG, and PNG and PDF through cairo), the chart, the map and its
+        // geography, and the chart and map commands, above the core, which names none of them.
+        .target(name: "QuakesPictures", dependencies: ["QuakesCore", "CCairo"]),
         // The storage engines, each behind the seam of QuakesCore/Storage; the core names none.
         .target(name: "SQLiteEngine", dependencies: ["QuakesCore", "SQLite", "Bytes"]),
         .target(name: "PostgresEngine", dependencies: ["QuakesCore", "PostgreSQL", "Locking"]),
@@ -56,7 +59,9 @@ let package = Package(
         .target(name: "GeoJSONEngine", dependencies: ["QuakesCore", "Locking"]),
         // The one list of the tool's parts, its commands and its storage engines, for the executable
         // and the tests: adding an engine is its module and one line there.
-        .target(name: "Registry", dependencies: ["QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
+        .target(
+            name: "Registry",
+            dependencies: ["QuakesCore", "QuakesPictures", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),
         // A few lines that hand the process, with the registry's parts, to QuakesCore.
         .executableTarget(name: "quakes", dependencies: ["QuakesCore", "Registry"]),
         // A server on 127.0.0.1 for tests and benchmarks: nothing of them touches the network.
@@ -65,7 +70,8 @@ let package = Package(
         .executableTarget(
             name: "quakes-bench",
             dependencies: [
-                "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite", "PostgreSQL",
+                "QuakesCore", "QuakesPictures", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "SQLite",
+                "PostgreSQL",
                 "LocalHTTPServer", "Locking", "quakes-measure", "quakes-floor",
             ]),
         // The feed decoder under libFuzzer (`make fuzz`), or a replayer of saved inputs when built normally.
@@ -81,8 +87,8 @@ let package = Package(
         .testTarget(
             name: "QuakesCoreTests",
             dependencies: [
-                "QuakesCore", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "Registry", "SQLite", "PostgreSQL",
-                "LocalHTTPServer", "CCairo",
+                "QuakesCore", "QuakesPictures", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine", "Registry", "SQLite",
+                "PostgreSQL", "LocalHTTPServer", "CCairo",
             ],
             // The pictures the map's tests compare with; read from the source tree, not bundled.
             exclude: ["Goldens"]),

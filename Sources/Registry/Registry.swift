@@ -1,6 +1,7 @@
 import GeoJSONEngine
 import PostgresEngine
 import QuakesCore
+import QuakesPictures
 import SQLiteEngine
 
 /// What the tool is made of: its commands and its storage engines, listed here and nowhere else,

@@ -1,5 +1,6 @@
 import Foundation
 import QuakesCore
+import QuakesPictures
 
 /// `make geodata`: the packed country outlines made again from their GeoJSON, and how long the
 /// data files take to load, which is why the outlines are packed at all.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// PNG and PDF through cairo: every kind of item drawn where the drawing puts it, read back pixel
 /// by pixel, and files that appear whole or not at all.

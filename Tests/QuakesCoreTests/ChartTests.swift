@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// `quakes chart` in a terminal: whole screens at fixed widths, counts that agree with `count`,
 /// gaps drawn empty, and the magnitude–frequency distribution with its b-value.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// The packed country outlines: what the committed file holds, and that it is the committed
 /// GeoJSON's. How fast it loads is `make geodata`'s to say, not a test's.

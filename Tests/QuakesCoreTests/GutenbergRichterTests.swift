@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// The b-value against synthetic catalogues of known b, binned as real catalogues are.
 @Suite struct GutenbergRichterTests {

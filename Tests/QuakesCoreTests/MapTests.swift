@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// `quakes map`: the extent and its projection, the terminal's Braille map as whole screens, and
 /// the picture files, each checked by a reader of its own (an XML parser, cairo, a browser).

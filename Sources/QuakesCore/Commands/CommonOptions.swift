@@ -1,24 +1,24 @@
 /// Options several commands share, and how they are read.
-enum CommonOptions {
-    static let utc = CommandHelp.Option(
+package enum CommonOptions {
+    package static let utc = CommandHelp.Option(
         .utc, help: "Read and show calendar times (dates, days, tables) in UTC instead of the TZ zone.")
 
-    static let section = CommandHelp.Option(
+    package static let section = CommandHelp.Option(
         .section, value: "key",
         help: "Divide into sections by day or magnitude (also hour, week, month, type, network, alert).",
         choices: SectionKey.allCases.map(\.rawValue))
 
-    static let color = CommandHelp.Option(
+    package static let color = CommandHelp.Option(
         .color, value: "when",
         help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.",
         default: "auto", choices: ColorChoice.allCases.map(\.rawValue))
 
-    static let limitPerSection = CommandHelp.Option(
+    package static let limitPerSection = CommandHelp.Option(
         .limitPerSection, value: "n", help: "At most N events in each section, the first in output order.")
 
     /// `--format`, whose choices are `Format`'s cases; `table` is also accepted as `text` where a
     /// command called it that first.
-    static func format<Format: RawRepresentable & CaseIterable>(
+    package static func format<Format: RawRepresentable & CaseIterable>(
         _: Format.Type, help: String, default defaultValue: Format
     ) -> CommandHelp.Option where Format.RawValue == String {
         CommandHelp.Option(
@@ -27,7 +27,7 @@ enum CommonOptions {
     }
 
     /// Reads `--format`; `text` means `table`.
-    static func format<Format: RawRepresentable & CaseIterable>(
+    package static func format<Format: RawRepresentable & CaseIterable>(
         _ arguments: ParsedArguments, default defaultValue: Format
     ) throws(UsageError) -> Format where Format.RawValue == String {
         let names = Format.allCases.map(\.rawValue)
@@ -41,19 +41,20 @@ enum CommonOptions {
 
     /// The one JSON object a command whose `--format json` output scripts read writes when it fails
     /// as a whole (see `Command.failureOutput`), nil when it was not asked for JSON.
-    static func jsonFailure(_ arguments: [String], for help: CommandHelp, _ object: () -> JSONValue) -> String? {
+    package static func jsonFailure(_ arguments: [String], for help: CommandHelp, _ object: () -> JSONValue) -> String?
+    {
         let parsed = ParsedArguments.leniently(arguments, for: help)
         guard (try? format(parsed, default: FetchCommand.Format.table)) == .json else { return nil }
         return object().serialized() + "\n"
     }
 
     /// `--section`, read.
-    static func section(_ arguments: ParsedArguments) throws(UsageError) -> SectionKey? {
+    package static func section(_ arguments: ParsedArguments) throws(UsageError) -> SectionKey? {
         try arguments.value(.section, expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }
     }
 
     /// `--limit` and `--limit-per-section`, read; the second needs sections.
-    static func limits(_ arguments: ParsedArguments, sectioned: Bool) throws(UsageError)
+    package static func limits(_ arguments: ParsedArguments, sectioned: Bool) throws(UsageError)
         -> (limit: Int?, perSection: Int?)
     {
         func read(_ name: OptionName) throws(UsageError) -> Int? {
@@ -67,11 +68,11 @@ enum CommonOptions {
     }
 
     /// When to colour output.
-    enum ColorChoice: String, Sendable, CaseIterable {
+    package enum ColorChoice: String, Sendable, CaseIterable {
         case auto, always, never
 
         /// Reads `--color`.
-        init(_ arguments: ParsedArguments) throws(UsageError) {
+        package init(_ arguments: ParsedArguments) throws(UsageError) {
             self =
                 try arguments.value(.color, expected: "auto, always or never") {
                     ColorChoice(rawValue: $0.lowercased())
@@ -80,7 +81,7 @@ enum CommonOptions {
         }
 
         /// True when output is coloured: always, never, or, for `auto`, when the environment allows.
-        func usesColour(in environment: Environment) -> Bool {
+        package func usesColour(in environment: Environment) -> Bool {
             switch self {
             case .always: true
             case .never: false
@@ -92,7 +93,7 @@ enum CommonOptions {
 
 extension Environment {
     /// The zone calendar times are read and shown in: UTC with `--utc`, else `TZ`'s (the system's).
-    func zone(utc: Bool) -> DisplayZone {
+    package func zone(utc: Bool) -> DisplayZone {
         utc ? .utc : displayZone
     }
 }

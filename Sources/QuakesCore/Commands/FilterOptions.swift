@@ -1,12 +1,12 @@
 /// The filter options that the commands asking the database share (`count`, `list`, `watch`,
 /// `chart`, `map`; `backfill` and `sync` take those a service answers), and how they become a
 /// `QuakeFilter`.
-struct FilterOptions: Sendable, Equatable {
+package struct FilterOptions: Sendable, Equatable {
     /// The PAGER alert levels, as feeds write them (`pending` until PAGER has run).
-    static let alertLevels = ["green", "yellow", "orange", "red", "pending"]
-    static let statuses = ["automatic", "reviewed"]
+    package static let alertLevels = ["green", "yellow", "orange", "red", "pending"]
+    package static let statuses = ["automatic", "reviewed"]
 
-    static let options: [CommandHelp.Option] = [
+    package static let options: [CommandHelp.Option] = [
         .init(
             .last, value: "duration",
             help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
@@ -41,31 +41,31 @@ struct FilterOptions: Sendable, Equatable {
         .init(.maxDepth, value: "km", help: "Depth at most KM."),
     ]
 
-    typealias Moment = TimeExpression.Moment
+    package typealias Moment = TimeExpression.Moment
 
-    var last: Int64?
-    var since: Moment?
-    var until: Moment?
-    var now: Moment?
+    package var last: Int64?
+    package var since: Moment?
+    package var until: Moment?
+    package var now: Moment?
     /// The point of `--near`, which distances are measured from; nil for a place's name until
     /// `resolvingPlace(in:)` looks it up.
-    var origin: GeoPoint?
+    package var origin: GeoPoint?
     /// The name `--near` was given instead of LAT,LON. It is looked up when the command runs, not
     /// here: only such a command reads the list of places, from the data folder the environment
     /// names, and a list that is missing is the installation's fault, not a usage error.
-    var place: String?
+    package var place: String?
     /// `--radius`: the circle around `origin` to keep events in.
-    var radius: Double?
+    package var radius: Double?
     /// Everything that does not depend on "now" or on the calendar's zone.
-    var fixed = QuakeFilter()
+    package var fixed = QuakeFilter()
     /// The filter options as given, in the order of `options` (`--min-magnitude 4.5 --last 7d`): what
     /// a picture's title says it shows. Empty unless asked for (`describing`).
-    var asGiven = ""
+    package var asGiven = ""
 
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts. `describing` also spells them out in `asGiven`, for the commands that
     /// draw: built for every command, it was a third of the instructions of `count`'s parsing.
-    init(_ arguments: ParsedArguments, describing: Bool = false) throws(UsageError) {
+    package init(_ arguments: ParsedArguments, describing: Bool = false) throws(UsageError) {
         // Commands may take some of the filters only (`backfill` and `sync` those a service answers).
         func declared<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?) throws(UsageError)
             -> Value?
@@ -125,7 +125,7 @@ struct FilterOptions: Sendable, Equatable {
 
     /// A box as `--bbox` writes it: `MINLON,MINLAT,MAXLON,MAXLAT`, across the date line when
     /// MINLON > MAXLON; nil when malformed.
-    static func box(_ text: String) -> QuakeFilter.Box? {
+    package static func box(_ text: String) -> QuakeFilter.Box? {
         guard let numbers = numberList(text, count: 4), numbers[1] <= numbers[3],
             [numbers[0], numbers[2]].allSatisfy({ abs($0) <= 180 }),
             [numbers[1], numbers[3]].allSatisfy({ abs($0) <= 90 })
@@ -147,13 +147,13 @@ struct FilterOptions: Sendable, Equatable {
     }
 
     /// True when `--near` was given, as a point or a place: distances can be measured.
-    var measuresDistance: Bool {
+    package var measuresDistance: Bool {
         origin != nil || place != nil
     }
 
     /// The options with the place `--near` names looked up among the places quakes ships, so that
     /// both the filter's circle and the distances are measured from its point.
-    func resolvingPlace(in environment: Environment) throws -> FilterOptions {
+    package func resolvingPlace(in environment: Environment) throws -> FilterOptions {
         guard let place else { return self }
         var resolved = self
         resolved.place = nil
@@ -170,12 +170,13 @@ struct FilterOptions: Sendable, Equatable {
     }
 
     /// "Now": `--now`, else `QUAKES_NOW`, else the clock; a calendar time in `zone`.
-    func now(in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64 {
+    package func now(in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64 {
         try Self.now(now, in: environment, zone: zone)
     }
 
     /// "Now": `option` (a `--now` value), else `QUAKES_NOW`, else the clock; a calendar time in `zone`.
-    static func now(_ now: Moment?, in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64 {
+    package static func now(_ now: Moment?, in environment: Environment, zone: DisplayZone) throws(UsageError) -> Int64
+    {
         let clock = environment.clock()
         if let now { return now.resolve(now: clock, zone: zone) }
         if let text = environment.variables["QUAKES_NOW"], !text.isEmpty {
@@ -189,14 +190,14 @@ struct FilterOptions: Sendable, Equatable {
 
     /// True when the filter moves with the clock (`--last`, or a bound given as a duration), so a
     /// result set can change without any write.
-    var dependsOnNow: Bool {
+    package var dependsOnNow: Bool {
         guard now == nil else { return false }
         if last != nil { return true }
         return [since, until].contains { if case .beforeNow = $0 { true } else { false } }
     }
 
     /// The filter, with time bounds resolved against "now" and calendar times in `zone`.
-    func filter(in environment: Environment, zone: DisplayZone) throws(UsageError) -> QuakeFilter {
+    package func filter(in environment: Environment, zone: DisplayZone) throws(UsageError) -> QuakeFilter {
         let now = try now(in: environment, zone: zone)
         var filter = fixed
         if let last {

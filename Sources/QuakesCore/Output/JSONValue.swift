@@ -70,11 +70,11 @@ public enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
     /// A string, or null for nil.
-    static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
     /// An integer, or null for nil.
-    static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
     /// An integer, or null for nil.
-    static func integer(_ value: Int64?) -> JSONValue { value.map { .integer($0) } ?? .null }
+    package static func integer(_ value: Int64?) -> JSONValue { value.map { .integer($0) } ?? .null }
     /// A number, or null for nil.
-    static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+    package static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
 }

@@ -1,9 +1,9 @@
 /// Text from a feed made safe to print: nothing in it can move the cursor, change colours or
 /// reorder what a terminal shows.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with control characters (C0, DEL, C1) and bidirectional overrides written as escapes:
     /// `\x1B[31m` prints as those characters, not as a colour change.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -28,7 +28,7 @@ enum TerminalText {
     }
 
     /// The columns `text` takes on a terminal: one per character, two for wide East Asian ones.
-    static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         text.reduce(0) { width, character in
             guard let scalar = character.unicodeScalars.first else { return width }
             return width + (isWide(scalar) ? 2 : 1)
@@ -45,7 +45,7 @@ enum TerminalText {
     }
 
     /// `text` cut to at most `width` columns, ending with `…` when cut.
-    static func truncated(_ text: String, to width: Int) -> String {
+    package static func truncated(_ text: String, to width: Int) -> String {
         guard self.width(text) > width else { return text }
         var result = ""
         var used = 0
@@ -59,12 +59,12 @@ enum TerminalText {
     }
 
     /// `text` padded with spaces to `width` columns.
-    static func padded(_ text: String, to width: Int) -> String {
+    package static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - self.width(text)))
     }
 
     /// 1234567 as `1,234,567`, as people read counts.
-    static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number)
         return digits.enumerated().map { index, digit in
             index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)

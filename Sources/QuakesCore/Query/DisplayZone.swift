@@ -81,7 +81,7 @@ public struct DisplayZone: Sendable, Equatable {
     }
 
     /// `2021-07-22 20:39:44`: a moment as the zone's clocks read it, to the second.
-    func dateAndTime(_ milliseconds: Int64) -> String {
+    package func dateAndTime(_ milliseconds: Int64) -> String {
         let local = fields(milliseconds)
         return CivilTime.date(local) + " " + CivilTime.clock(local)
     }

@@ -107,7 +107,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     }
 
     /// The section's id and title: `2021-07-20` and `July 20, 2021`, `4` and `Magnitude 4`.
-    func label(for value: SectionValue) -> (id: String, title: String) {
+    package func label(for value: SectionValue) -> (id: String, title: String) {
         switch (self, value) {
         case (.magnitude, .none): return ("unknown", "Unknown magnitude")
         case (.alert, .none): return ("none", "No alert")

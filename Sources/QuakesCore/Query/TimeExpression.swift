@@ -1,13 +1,13 @@
 /// Reads the durations and moments that the time filters take.
-enum TimeExpression {
+package enum TimeExpression {
     /// What `--last` and friends accept, for messages.
-    static let durationForm = "a number and a unit s, m, h, d or w, such as 30m, 5h or 1.5d"
+    package static let durationForm = "a number and a unit s, m, h, d or w, such as 30m, 5h or 1.5d"
     /// What `--since`, `--until` and `--now` accept, for messages.
-    static let momentForm =
+    package static let momentForm =
         "YYYY-MM-DD, a date-time such as 2021-07-20T14:23:05 (in the display zone) or with Z or an offset, or a duration before now such as 5h"
 
     /// A duration such as `30m`, `5h`, `1.5d` or `2w`, in milliseconds; nil when malformed or not positive.
-    static func duration(_ text: String) -> Int64? {
+    package static func duration(_ text: String) -> Int64? {
         guard let unit = text.last, let scale = millisecondsPer(unit) else { return nil }
         let number = text.dropLast()
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
@@ -34,7 +34,7 @@ enum TimeExpression {
 
     /// `2021-07-20` (midnight in the display zone), `2021-07-20T14:23` (in the display zone),
     /// `2021-07-20T14:23:05.120+02:00`, `2021-07-20 14:23:05Z`; nil when malformed.
-    static func dateTime(_ text: String) -> Moment? {
+    package static func dateTime(_ text: String) -> Moment? {
         var reader = TextReader(text)
         guard let year = reader.digits(4), reader.take("-"), let month = reader.digits(2), reader.take("-"),
             let day = reader.digits(2), (1...12).contains(month), day >= 1,
@@ -75,7 +75,7 @@ enum TimeExpression {
 
     /// A moment as written in an option: an instant, a time of the display zone's calendar, or a
     /// duration before now; `resolve` makes it an instant.
-    enum Moment: Sendable, Equatable {
+    package enum Moment: Sendable, Equatable {
         /// An instant, in milliseconds since 1970 UTC.
         case absolute(Int64)
         /// That many milliseconds before now.
@@ -114,20 +114,20 @@ private struct TextReader {
     private let characters: [Character]
     private var index = 0
 
-    init(_ text: String) {
+    package init(_ text: String) {
         characters = Array(text)
     }
 
-    var isAtEnd: Bool { index == characters.count }
+    package var isAtEnd: Bool { index == characters.count }
 
-    mutating func take(_ character: Character) -> Bool {
+    package mutating func take(_ character: Character) -> Bool {
         guard index < characters.count, characters[index] == character else { return false }
         index += 1
         return true
     }
 
     /// Exactly `count` ASCII digits.
-    mutating func digits(_ count: Int) -> Int64? {
+    package mutating func digits(_ count: Int) -> Int64? {
         guard index + count <= characters.count else { return nil }
         var value: Int64 = 0
         for character in characters[index..<(index + count)] {
@@ -139,7 +139,7 @@ private struct TextReader {
     }
 
     /// One or more digits after a decimal point, as milliseconds (rounded toward zero).
-    mutating func fraction() -> Int64? {
+    package mutating func fraction() -> Int64? {
         var value: Int64 = 0
         var count = 0
         while index < characters.count, let digit = characters[index].asciiDigit {
@@ -152,7 +152,7 @@ private struct TextReader {
         return value
     }
 
-    mutating func sign() -> Int64? {
+    package mutating func sign() -> Int64? {
         if take("+") { return 1 }
         if take("-") || take("\u{2212}") { return -1 }
         return nil

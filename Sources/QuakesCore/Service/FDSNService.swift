@@ -6,7 +6,7 @@
 /// than the cap (20,000) refused with HTTP 400 saying how many matched, never cut short, which is
 /// why quakes never sends `limit`; `eventid` answering one event, 409 for a deleted one unless
 /// `includedeleted=true`, 404 for an unknown one.
-struct FDSNService: Sendable, Equatable {
+package struct FDSNService: Sendable, Equatable {
     /// USGS ComCat's event service.
     static let comCat = "https://earthquake.usgs.gov/fdsnws/event/1/"
     /// The most events ComCat answers at once.
@@ -50,7 +50,7 @@ struct FDSNService: Sendable, Equatable {
     }
 
     /// A number as a query parameter: `4.5`, `-10`, `120`.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 

@@ -4,9 +4,9 @@
 ///
 /// An empty `--db` or `QUAKES_DB` is a mistake (a script's unset variable), never a quiet fallback
 /// to the user's real database.
-enum DatabaseLocation {
+package enum DatabaseLocation {
     /// The `--db` option every command that touches the database takes.
-    static let option = CommandHelp.Option(
+    package static let option = CommandHelp.Option(
         .db, value: "path",
         help:
             "Where the catalogue is kept: a file, or a database server's URI; the value says which storage engine keeps it (see 'quakes --help').",
@@ -14,7 +14,7 @@ enum DatabaseLocation {
         takesPath: true)
 
     /// Reads `--db`, which, when given, must not be empty.
-    static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
+    package static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
         try arguments.value(
             .db, expected: "a file path or a postgresql:// URI (an empty one would fall back to the default database)"
         ) {
@@ -24,13 +24,13 @@ enum DatabaseLocation {
 
     /// The database, from `option` (a `--db` value) and the environment, for a command that only
     /// reads it.
-    static func reader(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseReader {
+    package static func reader(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseReader {
         try writer(option: option, in: environment)
     }
 
     /// The database, from `option` (a `--db` value) and the environment, kept by the first of the
     /// environment's engines that claims it: the one place an engine is chosen, from the value alone.
-    static func writer(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseWriter {
+    package static func writer(option: String?, in environment: Environment) throws(UsageError) -> any DatabaseWriter {
         let value = try value(option: option, in: environment)
         for engine in environment.engines {
             if let database = engine.database(named: value, in: environment) { return database }

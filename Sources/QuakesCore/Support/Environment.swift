@@ -103,7 +103,7 @@ public struct Environment: Sendable {
     /// The size a picture drawn in text fills: `COLUMNS` and `LINES` when set, else the terminal's,
     /// else 80 by 24, as for a file or a pipe; at most 2,000 by 1,000, which no screen exceeds and a
     /// stray variable must not turn into gigabytes of canvas.
-    var textPictureSize: (columns: Int, lines: Int) {
+    package var textPictureSize: (columns: Int, lines: Int) {
         func variable(_ name: String) -> Int? { variables[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } }
         return (
             min(variable("COLUMNS") ?? terminalColumns ?? 80, 2000), min(variable("LINES") ?? terminalLines ?? 24, 1000)

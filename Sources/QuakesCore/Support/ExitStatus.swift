@@ -83,6 +83,8 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     /// The status a run that failed with `error` ends with.
     public init(for error: any Error) {
         switch error {
+        case let error as any ExitStatusProviding:
+            self = error.exitStatus
         case let failure as IngestFailure:
             self.init(for: failure.error)
         case is LockedError:
@@ -103,13 +105,6 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             case .connection(_, .unreachable): self = .unavailable
             case .connection(_, .refused): self = .noPermission
             default: self = error.isBusy ? .temporaryFailure : .ioError
-            }
-        case let error as PictureError:
-            switch error.reason {
-            case .libraryMissing: self = .unavailable
-            case .cannotWrite: self = .ioError
-            case .cannotRead: self = .noInput
-            case .drawing: self = .software
             }
         case is SharedDataError:
             self = .osFile

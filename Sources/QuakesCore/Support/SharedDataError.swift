@@ -10,6 +10,11 @@ package struct SharedDataError: Error, Sendable, Equatable, CustomStringConverti
     package var file: String
     package var problem: Problem
 
+    package init(file: String, problem: Problem) {
+        self.file = file
+        self.problem = problem
+    }
+
     package var description: String {
         switch problem {
         case .missing(let searched):

@@ -1,6 +1,7 @@
 import CCairo
 
 @testable import QuakesCore
+@testable import QuakesPictures
 
 /// A PNG read back through cairo, for tests to look at its pixels: one that quakes wrote, or a
 /// browser's screenshot of an SVG or HTML picture.

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// Reads the little-endian integers and zigzag varints of a packed data file, checking every read
 /// against the end, so that a truncated or damaged file is an error and never a crash.
 struct PackedReader {

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// `quakes map [FILTERS] [--output FILE] [--extent auto|world|BBOX] [--size WxH]`: where the events
 /// of a query were, over country outlines, as a picture file or as Braille dots in the terminal.
 package struct MapCommand: Command {

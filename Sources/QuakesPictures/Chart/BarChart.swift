@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// A histogram drawn in a terminal with Unicode block characters, eighths of a cell for the ends
 /// (or `#` with `--ascii`), fitted to the terminal: one horizontal bar per bucket with its label and

@@ -1,4 +1,5 @@
 import CCairo
+import QuakesCore
 
 /// Writes a `Drawing` as a PNG or a PDF through cairo, which quakes does not draw itself: a PNG
 /// needs rasterising with antialiasing and a PDF embedded fonts, and cairo does both from the same

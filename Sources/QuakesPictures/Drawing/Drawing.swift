@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A picture as a list of shapes in points (1/72 inch, one pixel of a PNG), top left at 0,0:
 /// what a chart or a map is drawn into once, and every file format is written from. The shapes
 /// are few on purpose (paths, rectangles, circles, text), so that each writer (SVG and HTML in

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// The files a picture is written to, told by the name's extension (`--output map.png`).
 enum PictureFormat: String, Sendable, CaseIterable {
     case svg, png, pdf, html

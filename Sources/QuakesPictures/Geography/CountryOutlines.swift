@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// The countries' outlines that maps are drawn over: Natural Earth's 1:110m admin-0 countries,
 /// read from the packed file quakes ships (`countries-110m.outlines`), which a release build loads
 /// in under a tenth of a millisecond, thirty times sooner than it parses the GeoJSON it is made from.

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// What a chart shows: counts in buckets, in order, empty buckets included (a gap in time is
 /// information), from the same query as `list`.
 struct Histogram: Sendable, Equatable {

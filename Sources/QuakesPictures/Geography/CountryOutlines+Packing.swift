@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// Making the packed outlines from Natural Earth's GeoJSON: what `make geodata` runs, and what a
 /// test runs to check that the committed file is the committed GeoJSON's.
 extension CountryOutlines {

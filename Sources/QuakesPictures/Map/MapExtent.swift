@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// What part of the Earth a map shows (`--extent`): fitted to the events, the whole world, or a
 /// box, which crosses the date line when its west is east of its east, as `--bbox`.
 enum MapExtent: Sendable, Equatable {

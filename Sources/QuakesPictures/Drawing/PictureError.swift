@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// Why a picture could not be written or read, worded to follow `Error: `.
 struct PictureError: Error, Sendable, Equatable, CustomStringConvertible {
     var reason: Reason
@@ -25,6 +27,17 @@ struct PictureError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
         case let .drawing(reason): "cannot draw the picture: \(reason)"
+        }
+    }
+}
+
+extension PictureError: ExitStatusProviding {
+    package var exitStatus: ExitStatus {
+        switch reason {
+        case .libraryMissing: .unavailable
+        case .cannotWrite: .ioError
+        case .cannotRead: .noInput
+        case .drawing: .software
         }
     }
 }

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// The file `--output` names and the format its extension says: SVG and HTML written by quakes'
 /// own writers, PNG and PDF through cairo; never half a picture (see `PartialFile`).
 struct PictureFile: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// How a map shows an event: a circle whose area grows with the magnitude, coloured by depth on
 /// the scale of USGS's "Seismicity of the Earth" maps (shallow 0–69 km red, intermediate 70–299 km

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// The options of the commands that draw (`chart`, `map`): a file to write the picture to and its
 /// size, or, without a file, text fitted to the terminal, plain with `--ascii`.
 struct PictureOptions: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A colour in sRGB, each component from 0 to 1, with an opacity.
 struct Colour: Sendable, Hashable {
     var red: Double

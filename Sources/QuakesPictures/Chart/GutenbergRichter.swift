@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// The magnitude–frequency law of a catalogue, log10 N(≥M) = a − bM: the b-value by Aki's
 /// maximum-likelihood estimator with Utsu's correction for binned magnitudes, above a magnitude of

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A grid of terminal cells, each 2 dots wide and 4 high drawn as a Braille character (U+2800 and
 /// the dots' bits), so a terminal shows lines at four times its rows; a cell may instead hold a
 /// symbol of its own (an event), with a colour.

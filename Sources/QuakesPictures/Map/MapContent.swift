@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// What a map shows, as a picture or in a terminal: the events, the countries' outlines, the
 /// extent, and the lines of its title.
 struct MapContent: Sendable {

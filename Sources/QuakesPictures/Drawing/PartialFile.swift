@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// The temporary file a picture is written to, beside the name it is renamed to once whole.
 ///

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// Writes a drawing as SVG text: the `.svg` file, and the picture inside the `.html` page.
 ///
 /// Written here rather than through cairo's SVG surface because the SVG is a document people

@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// A histogram as a picture: a column per bucket on a linear axis (or points on a log axis for the
 /// cumulative magnitude–frequency distribution, with the Gutenberg–Richter line of its b-value),

@@ -1,4 +1,5 @@
 import Glibc
+import QuakesCore
 
 /// Longitude and latitude to a picture's points: an equirectangular projection whose standard
 /// parallel is the middle of a regional map (so a map of Japan is not stretched sideways), and the

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A map of events over country outlines, as a drawing: a title band with the query, the time
 /// range, the zone and the count; the map, fitted to the events or to an extent; a legend of
 /// magnitudes and depths under it.

@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A picture as one self-contained HTML page: the SVG inline, and a tooltip per event (time,
 /// magnitude, place and id) drawn by a few lines of script, so the page works from a file, offline,
 /// with nothing fetched.

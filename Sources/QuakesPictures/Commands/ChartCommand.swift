@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// `quakes chart [FILTERS] [--by UNIT]`: how many events, by time, magnitude or depth, as a bar
 /// chart in the terminal; with `--by magnitude --cumulative`, the magnitude–frequency distribution
 /// and its b-value.

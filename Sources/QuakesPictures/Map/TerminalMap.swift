@@ -1,3 +1,5 @@
+import QuakesCore
+
 /// A map in a terminal: country outlines in Braille dots, each event a dot of its own in its depth's
 /// colour, the strongest numbered and listed under the map, all fitted to the terminal's size.
 struct TerminalMap {
