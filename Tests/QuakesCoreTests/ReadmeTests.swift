@@ -197,18 +197,19 @@ import Testing
         var printed = ""
         defer { if let dump { try? printed.write(toFile: dump, atomically: true, encoding: .utf8) } }
         for command in story {
+            let place = "\(command.page) line \(command.line)"
             guard command.arguments.first == "quakes" else {
-                Issue.record("\(command.page) line \(command.line): a transcript runs only quakes: \(command.arguments)")
+                Issue.record("\(place): a transcript runs only quakes: \(command.arguments)")
                 continue
             }
             let variables = ["QUAKES_DB": database, "TZ": "UTC", "HOME": folder.path].merging(command.variables) { $1 }
             let output = try await run(
                 Array(command.arguments.dropFirst()), variables: variables, expected: command.expected)
-            printed += "# \(command.page):\(command.line)\n$ " + command.arguments.joined(separator: " ") + "\n" + output
+            printed += "# \(place)\n$ " + command.arguments.joined(separator: " ") + "\n" + output
             #expect(
                 Self.matches(output, command.expected),
                 """
-                \(command.page) line \(command.line): `\(command.arguments.joined(separator: " "))` printed
+                \(place): `\(command.arguments.joined(separator: " "))` printed
                 \(output)
                 where the page shows
                 \(command.expected.joined(separator: "\n"))
