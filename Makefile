@@ -13,23 +13,23 @@ PACKAGES = libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libpq-dev libcairo2-de
 # and the readers the picture tests check quakes' files with: Chromium (headless) for the HTML and
 # SVG, poppler's pdftoppm for the PDF. A host that only builds or installs quakes gets none of them.
 TEST_PACKAGES = $(PACKAGES) openssl postgresql chromium poppler-utils strace
-# Release binaries carry the Swift runtime, so an installed quakes needs only libcurl, SQLite and
-# tzdata (and cairo and the DejaVu fonts to write PNG and PDF pictures), with its data files (make
-# install).
-# Start-up (issue 21; BENCHMARKS.md): libstdc++, which the static Swift runtime needs, linked in
-# rather than resolved symbol by symbol at every start, and libgcc's unwinder with it (-static-libgcc:
-# one library fewer to load, whose start-up asks the processor for its features, and one fewer in
-# which the loader looks up every symbol of libsqlite3), and no run path of the binary's own folder,
-# which sent the dynamic linker looking for every library there first. The executable stays
-# position-independent: -no-pie would save about 0.5 ms of start-up by leaving the loader nothing
-# to relocate, at the price of a fixed address for all of quakes' code, a tool that parses what it
-# downloads; Debian builds every package PIE for that reason.
+# Release binaries carry the Swift runtime, so an installed quakes needs only the C libraries its
+# commands open (libcurl, SQLite, zlib, libpq, cairo and the DejaVu fonts, each when first used) and
+# tzdata, with its data files (make install).
+# Start-up (see docs/design.md): libstdc++, which the static Swift runtime needs, linked in rather
+# than resolved symbol by symbol at every start, and libgcc's unwinder with it (-static-libgcc: one
+# library fewer to load, whose start-up asks the processor for its features, and one fewer in which
+# the loader looks up every symbol of libsqlite3), and no run path of the binary's own folder, which
+# would send the dynamic linker looking for every library there first. The executable stays
+# position-independent: -no-pie would leave the loader less to relocate, at the price of a fixed
+# address for all of quakes' code, a tool that parses what it downloads; Debian builds every
+# package PIE for that reason.
 # Each function in a section of its own, so that the linker can place the functions the quick
 # commands run side by side (scripts/startup.order, written by `make startup-order`): the kernel maps
-# code 64 KB around each first touch, and `quakes count` now touches 35 such windows rather than 70
-# (most of the standard library is one section, which can only move whole). SwiftPM does not know
-# the list is an input of the link: a checkout that changes only the list links again only when a
-# source changes too (`make startup-order` removes the executable for that reason).
+# code 64 KB around each first touch, so code run together should lie together (most of the
+# standard library is one section, which can only move whole). SwiftPM does not know the list is an
+# input of the link: a checkout that changes only the list links again only when a source changes
+# too (`make startup-order` removes the executable for that reason).
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -L$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
@@ -64,7 +64,7 @@ test-deps:
 	$(call install-packages,$(TEST_PACKAGES))
 
 # The toolchain's clang finds the archive (Debian's libstdc++-12-dev, which Swift itself needs); a
-# machine without it links libstdc++ dynamically, as before.
+# machine without it links libstdc++ dynamically instead.
 static-cxx:
 	@mkdir -p $(STATIC_CXX) && archive="$$(clang -print-file-name=libstdc++.a)" \
 		&& if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a; else rm -f $(STATIC_CXX)/libstdc++.a; fi
@@ -83,7 +83,8 @@ demo: build
 	"$$bin/quakes" map --db $(DEMO_DB) $(DEMO_MAP) --output .build/demo/map.png
 
 # The pictures the README shows, drawn from the demo's database: the chart's text replaces the
-# block between the README's `make pictures` markers, the map is docs/map.png.
+# block between the README's `make pictures` markers, the map is docs/map.png (which
+# docs/pictures.md shows too).
 DEMO_CHART = --by hour --since 2021-07-21 --utc
 DEMO_MAP = --min-magnitude 2.5 --size 1000x560 --utc
 pictures: demo
@@ -97,16 +98,16 @@ pictures: demo
 	mv .build/demo/README.md README.md && echo "docs/map.png and the README's chart redrawn"
 
 # The developer's loop: build, then every suite (in-process, through the binary, faults and
-# signals), in a few minutes on two cores. scripts/with-postgres gives the PostgreSQL tests a
-# throwaway server (or the one QUAKES_TEST_POSTGRES already names).
+# signals). scripts/with-postgres gives the PostgreSQL tests a throwaway server (or the one
+# QUAKES_TEST_POSTGRES already names).
 # Swift Testing records a backtrace of every error thrown; the reference decoder's Decodable tries
-# throw by the thousand, which cost a third of the suites' time. Only a failure's message loses the
+# throw by the thousand, which would make the suites much slower. Only a failure's message loses the
 # place an error was thrown.
 TEST_ENVIRONMENT = SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 
 # At most TEST_WIDTH tests at once, as under the sanitizers (SANITIZED_WIDTH, below): the commands
 # the tests run in-process share the test process's cooperative pool, and with every test started
-# together a fetch's steps waited minutes behind other tests' decoders.
+# together a fetch's steps wait behind other tests' decoders for minutes.
 TEST_WIDTH ?= 8
 # `swift test` running at most the number of tests that follows at once.
 CAPPED_TEST = $(SWIFT) test --experimental-maximum-parallelization-width
@@ -115,8 +116,8 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(TEST_ENVIRONMENT) scripts/with-postgres $(CAPPED_TEST) $(TEST_WIDTH) --skip-build
 
-# What CI runs (.ci/run): `make test`, its long variants, the suites under AddressSanitizer and ThreadSanitizer, a
-# minute of fuzzing, the quick benchmark run (its timings are not checked), every product built in
+# What CI runs (.ci/run): `make test`, its long variants, the suites under AddressSanitizer and
+# ThreadSanitizer, a minute of fuzzing, the quick benchmark run (its timings are not checked), every product built in
 # release (with the flags the benchmarks' build used, so that only what they left out is compiled),
 # and `swift format lint --strict` over Sources and Tests.
 check: test
@@ -136,7 +137,7 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
 
 # The long variants that make check adds to make test: 1,500 random command lines answered alike by
-# both engines, 1,500 random queries answered by SQLite as by the reference semantics in memory, and
+# every engine, 1,500 random queries answered by SQLite as by the reference semantics in memory, and
 # the processes that share a database fetching a 60,000-feature feed for real.
 LONG_SUITES = EngineParityTests|ProcessTests|PostgresSharingTests|QuerySemanticsTests
 test-long: test-deps
@@ -144,24 +145,20 @@ test-long: test-deps
 	$(TEST_ENVIRONMENT) QUAKES_LONG_TESTS=1 scripts/with-postgres $(SWIFT) test --skip-build --filter '$(LONG_SUITES)'
 
 # The suites under ThreadSanitizer and AddressSanitizer, each in a build folder of its own; any
-# report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower; its run of
-# the suites took 601 s on two cores (2026-12-06). TSAN_SUITES narrows it (a --filter pattern) for a quicker look,
-# TSAN_SKIP (a --skip pattern) leaves tests out.
+# report fails the run. Under ThreadSanitizer the code runs ten to twenty times slower.
+# TSAN_SUITES narrows it (a --filter pattern) for a quicker look, TSAN_SKIP (a --skip pattern)
+# leaves tests out.
 TSAN_SUITES ?= .
 TSAN_SKIP ?=
 # At most SANITIZED_WIDTH tests at once under a sanitizer. Swift Testing otherwise starts every test
-# of the process together, and the commands they run in-process share its two cooperative threads:
-# traced under AddressSanitizer, every hop of a fetch onto those threads waited behind dozens of
-# other tests' decoders, and one pass of a watch over a 78-feature feed took about 150 s instead
-# of 5 to 8. That is why watches that fetch printed nothing for 300 s now and then in CI (under
-# ThreadSanitizer, and on 2026-12-05 under AddressSanitizer). With 8, ThreadSanitizer's run took 926 s
-# instead of about 1,330 (with those tests left out), and AddressSanitizer's about as long as before.
+# of the process together, and the commands they run in-process share its cooperative threads:
+# every hop of a fetch onto those threads waits behind dozens of other tests' decoders, and a
+# watch that fetches can print nothing for minutes. Fewer at once also makes the run shorter.
 SANITIZED_WIDTH ?= $(TEST_WIDTH)
 SANITIZED_TEST = $(CAPPED_TEST) $(SANITIZED_WIDTH)
 # atexit_sleep_ms=0: ThreadSanitizer otherwise sleeps a second at the exit of every process that
 # started a thread, to catch races with threads still running, and the suites start the binary
-# hundreds of times (one `count`: 1.04 s, of which 0.03 s of CPU). With it, and the one-thread
-# re-ingest tests left out here, the run took 1,167 s instead of 1,614 s.
+# hundreds of times, each of which would then take a second for a few milliseconds of work.
 test-tsan: test-deps
 	$(TEST_ENVIRONMENT) QUAKES_SANITIZED=thread TSAN_OPTIONS="halt_on_error=1:atexit_sleep_ms=0" scripts/with-postgres \
 		$(SANITIZED_TEST) --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_SUITES)' $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)')
@@ -181,7 +178,7 @@ fuzz: deps
 		-dict=Fuzz/json.dict -artifact_prefix=.build/fuzz/ -print_final_stats=1 .build/fuzz/corpus Fuzz/seeds
 
 # The reliability suites in their long mode (100 random kills, 2,000 damaged feeds, 20,000 command
-# lines); their own report becomes the README's Reliability table, between its two markers.
+# lines); their own report becomes the table of docs/reliability.md, between its two markers.
 RELIABILITY_SUITES = BadInputTests|BadDownloadTests|FaultTests|DifferentialTests|CommandLineFuzzTests|SecurityTests|OutputFormatTests|\.SharingTests
 reliability: test-deps
 	$(SWIFT) build --build-tests
@@ -193,9 +190,9 @@ reliability: test-deps
 		{ print "| " $$1 " | " $$2 " | " $$3 " | " $$4 " |" }' > .build/reliability.md
 	@awk -v table=.build/reliability.md \
 		'/<!-- reliability:begin -->/ { print; while ((getline line < table) > 0) print line; skipping = 1; next } \
-		/<!-- reliability:end -->/ { skipping = 0 } !skipping { print }' README.md > .build/README.md
-	@mv .build/README.md README.md
-	@echo "README.md: Reliability table rewritten from $$(wc -l < .build/reliability.tsv) cases"
+		/<!-- reliability:end -->/ { skipping = 0 } !skipping { print }' docs/reliability.md > .build/reliability-page.md
+	@mv .build/reliability-page.md docs/reliability.md
+	@echo "docs/reliability.md: table rewritten from $$(wc -l < .build/reliability.tsv) cases"
 
 # Benchmarks (see BENCHMARKS.md): the Python baseline needs python3 and the query baselines the
 # sqlite3 tool, which is installed with apt-get when missing; a baseline that cannot run is left out.
@@ -211,7 +208,7 @@ bench: test-deps static-cxx
 		--commit "$$2" --postgres "$$QUAKES_TEST_POSTGRES"' \
 		"$$bin/quakes-bench" "$$bin/quakes" "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
-# Every case of `make bench` once, on 20,000 features: checks that the suite runs, in under a minute.
+# Every case of `make bench` once, on 20,000 features: checks that the suite runs.
 bench-quick: test-deps static-cxx
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes
 	$(SWIFT) build $(RELEASE_FLAGS) --product quakes-bench
@@ -240,7 +237,7 @@ startup-order: build
 # written by the binary just built from the same definitions as its --help, where bash-completion,
 # zsh, fish and man look for them, and the data files (country outlines, places) in
 # $(PREFIX)/share/quakes, where the binary looks for them (../share/quakes beside it): those SwiftPM
-# copied beside the binary from QuakesCore's resources. DESTDIR stages the whole tree elsewhere, for
+# copied beside the binary from QuakesData's resources. DESTDIR stages the whole tree elsewhere, for
 # packaging.
 BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions

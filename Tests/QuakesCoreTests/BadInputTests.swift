@@ -8,7 +8,7 @@ import Testing
 /// Hostile, broken and odd feeds, each fetched into a database that already holds a feed: a
 /// document that cannot be read is refused whole and leaves the file byte for byte as it was; a
 /// feature that cannot be read is skipped and named; anything else is stored as faithfully as the
-/// schema allows. Each case adds a row to the README's Reliability table.
+/// schema allows. Each case adds a row to the table of docs/reliability.md.
 @Suite struct BadInputTests {
     /// The first feature of the 2023 significant feed, as JSON text.
     private static let feature: String = {

@@ -6,7 +6,8 @@ import Testing
 @testable import QuakesCore
 
 /// The cron and systemd examples in `contrib/` are copied as they are by users: they must call the
-/// installed binary with options it accepts, on the schedule the README explains, in units systemd loads.
+/// installed binary with options it accepts, on the schedule docs/scheduling.md explains, in units
+/// systemd loads.
 @Suite struct ContribTests {
     private static let contrib = Fixtures.directory.deletingLastPathComponent().appendingPathComponent("contrib")
     private static let installed = "/usr/local/bin/quakes"
@@ -190,19 +191,16 @@ import Testing
         }
     }
 
-    /// The README shows these files to users who copy from it rather than from `contrib/`: what it
-    /// shows must be what the files say, and its install steps must enable every timer.
-    @Test func theREADMEShowsTheFilesAsTheyAre() throws {
-        let readme = try String(contentsOfFile: Fixtures.repository + "/README.md", encoding: .utf8)
-        let section = try #require(
-            readme.components(separatedBy: "\n## Running from cron or systemd\n").dropFirst().first?
-                .components(separatedBy: "\n## ").first)
+    /// docs/scheduling.md shows these files to users who copy from it rather than from `contrib/`:
+    /// what it shows must be what the files say, and its install steps must enable every timer.
+    @Test func theSchedulingPageShowsTheFilesAsTheyAre() throws {
+        let page = try String(contentsOfFile: Fixtures.repository + "/docs/scheduling.md", encoding: .utf8)
         // The code blocks' lines, without the line that opens each (and names its language).
-        let blocks = section.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map {
+        let blocks = page.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map {
             Array($0.element.components(separatedBy: "\n").dropFirst().filter { !$0.isEmpty })
         }
         let cron = try Self.text("cron/quakes").split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
-        #expect(blocks.contains(cron), "the cron file's lines, as the README shows them")
+        #expect(blocks.contains(cron), "the cron file's lines, as docs/scheduling.md shows them")
         let enable = try #require(blocks.joined().first { $0.hasPrefix("systemctl --user enable --now ") })
         for timer in Self.units where timer.hasSuffix(".timer") {
             #expect(enable.split(separator: " ").contains(Substring(timer)), "\(timer)")
@@ -300,7 +298,8 @@ import Testing
         return Verification(status: outcome.status, output: outcome.output + outcome.errors)
     }
 
-    /// As user units, where the README installs them, and as system units, which their headers offer.
+    /// As user units, where docs/scheduling.md installs them, and as system units, which their
+    /// headers offer.
     /// `verify` exits 0 on settings it ignores, so anything it prints is a failure too.
     @Test(
         .enabled(if: ContribTests.systemdAnalyze != nil, "systemd-analyze is not installed"), arguments: [true, false])

@@ -75,24 +75,24 @@ import Testing
         }
     }
 
-    /// The exit codes the README's table documents are the ones the page lists, and each of the
-    /// page's codes is a status the tool has.
-    @Test func theExitStatusesAreTheReadmes() throws {
-        let readme = try String(contentsOfFile: Fixtures.repository + "/README.md", encoding: .utf8)
-        let table = readme.components(separatedBy: "### Exit status").dropFirst().first?.components(
-            separatedBy: "\n### "
+    /// The exit codes the table of docs/commands.md documents are the ones the page lists, and each
+    /// of the page's codes is a status the tool has.
+    @Test func theExitStatusesAreTheDocumentedOnes() throws {
+        let commands = try String(contentsOfFile: Fixtures.repository + "/docs/commands.md", encoding: .utf8)
+        let table = commands.components(separatedBy: "\n## Exit status\n").dropFirst().first?.components(
+            separatedBy: "\n## "
         )
         .first
         let rows = try #require(table).split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| status") }
-        let readmeCodes = Set(
+        let documentedCodes = Set(
             rows.flatMap { row in
                 row.dropFirst(2).prefix { $0 != "|" }.split(separator: ",").compactMap {
                     Int32($0.trimmingCharacters(in: .whitespaces))
                 }
             })
         let documented = ExitStatus.documented.map(\.status.code)
-        #expect(!readmeCodes.isEmpty)
-        #expect(readmeCodes.isSubset(of: Set(documented)), "\(readmeCodes.subtracting(documented))")
+        #expect(!documentedCodes.isEmpty)
+        #expect(documentedCodes.isSubset(of: Set(documented)), "\(documentedCodes.subtracting(documented))")
         #expect(documented.count == Set(documented).count)
     }
 

@@ -228,7 +228,7 @@ import Testing
         #expect(strongest.contains { $0.contains("Index") && $0.contains("quake_mag") }, "\(strongest)")
     }
 
-    /// The roles of the README's "Sharing one database", set up as it says: a writer that owns the
+    /// The roles of docs/postgresql.md, set up as it says: a writer that owns the
     /// database, whose tables a reader may select from by default privileges given beforehand.
     @Test func everyReadCommandWorksWithAReadOnlyRole() async throws {
         let store = try TestEngine.postgresql.newDatabase()

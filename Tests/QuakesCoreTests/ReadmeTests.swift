@@ -3,24 +3,30 @@ import Testing
 
 @testable import QuakesCore
 
-/// The README's examples are run, and must print what the README shows, so that it cannot drift.
+/// The examples of the README and of the pages of `docs/` are run, and must print what they show,
+/// so that the documentation cannot drift.
 ///
 /// A transcript is a fenced block whose first line starts with `$ `: each `$ [VAR=value …] quakes …`
 /// line is a command, and the lines after it, to the next command, what it prints (standard output,
 /// then standard error). In expected output, `…` stands for any text within a line, and a line of
-/// `…` alone for any number of lines. The transcripts run in order, as one story, on one database
-/// (`QUAKES_DB`), in the repository's folder, with `TZ=UTC` and the clock at `clock`, so history
-/// times are the same every run. A `quakes watch` is stopped once it printed what the transcript
-/// shows.
+/// `…` alone for any number of lines. The transcripts of `pages` run in order, page after page, as
+/// one story, on one database (`QUAKES_DB`), in the repository's folder, with `TZ=UTC` and the
+/// clock at `clock`, so history times are the same every run. A `quakes watch` is stopped once it
+/// printed what the transcript shows.
 @Suite(.serialized) struct ReadmeTests {
     /// The moment the examples run at: an hour after the newer weekly fixture was generated.
     static let clock: Int64 = 1_626_990_000_000
+
+    /// The pages whose transcripts run, in this order: the README's fetches come first, and the
+    /// history tokens the later pages show depend on which fetches ran before them.
+    static let pages = ["README.md", "docs/commands.md", "docs/pictures.md"]
 
     struct Command {
         var variables: [String: String]
         var arguments: [String]
         var expected: [String]
-        /// Where it is in the README, for messages.
+        /// Where it is, for messages: the page and the line.
+        var page = ""
         var line: Int
     }
 
@@ -61,7 +67,7 @@ import Testing
         return commands
     }
 
-    /// Splits a command line into words as `sh` would, for the quoting the README uses.
+    /// Splits a command line into words as `sh` would, for the quoting the pages use.
     static func shellWords(_ line: String) -> [String] {
         var words: [String] = []
         var word = ""
@@ -132,37 +138,86 @@ import Testing
             ])
     }
 
-    @Test func everyExampleInTheREADMEPrintsWhatItShows() async throws {
-        let readme = try String(contentsOfFile: Fixtures.repository + "/README.md", encoding: .utf8)
-        let transcripts = Self.transcripts(readme)
-        #expect(transcripts.count >= 10, "the README's transcripts were not found")
+    /// The fenced blocks of `text`, each as its lines, without the fences.
+    static func blocks(_ text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var block: [String]?
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") {
+                if let lines = block { blocks.append(lines) }
+                block = block == nil ? [] : nil
+            } else {
+                block?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// Every page of the documentation: the README, CONTRIBUTING, the CHANGELOG and `docs/`.
+    static func documentation() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Fixtures.repository + "/docs")
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        return (["README.md", "CONTRIBUTING.md", "CHANGELOG.md"] + docs.sorted()).filter {
+            FileManager.default.fileExists(atPath: Fixtures.repository + "/" + $0)
+        }
+    }
+
+    /// Every page that shows what `quakes` prints is in `pages`, or its examples would not run; and
+    /// a block that shows a `$ quakes` line is a transcript, which starts with it.
+    @Test func everyPageThatShowsOutputIsRun() throws {
+        var showing: [String] = []
+        for page in try Self.documentation() {
+            let text = try String(contentsOfFile: Fixtures.repository + "/" + page, encoding: .utf8)
+            if !Self.transcripts(text).isEmpty { showing.append(page) }
+            for block in Self.blocks(text) where !(block.first?.hasPrefix("$ ") ?? false) {
+                #expect(
+                    !block.contains { $0.hasPrefix("$ ") }, "\(page): a block that does not start with its command")
+            }
+        }
+        #expect(Set(showing) == Set(Self.pages), "pages with transcripts: \(showing)")
+    }
+
+    @Test func everyExampleInTheDocsPrintsWhatItShows() async throws {
+        var story: [Command] = []
+        for page in Self.pages {
+            let text = try String(contentsOfFile: Fixtures.repository + "/" + page, encoding: .utf8)
+            let transcripts = Self.transcripts(text)
+            #expect(!transcripts.isEmpty, "\(page): no transcript found")
+            story += transcripts.joined().map { command in
+                var command = command
+                command.page = page
+                return command
+            }
+        }
+        #expect(story.count >= 30, "the pages' transcripts were not found")
         let folder = try TemporaryDirectory()
         let database = folder.file("readme.sqlite")
-        // For whoever edits the README: QUAKES_README_OUTPUT=FILE writes what each command printed.
+        // For whoever edits the pages: QUAKES_README_OUTPUT=FILE writes what each command printed.
         let dump = ProcessInfo.processInfo.environment["QUAKES_README_OUTPUT"]
         var printed = ""
         defer { if let dump { try? printed.write(toFile: dump, atomically: true, encoding: .utf8) } }
-        for command in transcripts.joined() {
+        for command in story {
+            let place = "\(command.page) line \(command.line)"
             guard command.arguments.first == "quakes" else {
-                Issue.record("README line \(command.line): a transcript runs only quakes: \(command.arguments)")
+                Issue.record("\(place): a transcript runs only quakes: \(command.arguments)")
                 continue
             }
             let variables = ["QUAKES_DB": database, "TZ": "UTC", "HOME": folder.path].merging(command.variables) { $1 }
             let output = try await run(
                 Array(command.arguments.dropFirst()), variables: variables, expected: command.expected)
-            printed += "$ " + command.arguments.joined(separator: " ") + "\n" + output
+            printed += "# \(place)\n$ " + command.arguments.joined(separator: " ") + "\n" + output
             #expect(
                 Self.matches(output, command.expected),
                 """
-                README line \(command.line): `\(command.arguments.joined(separator: " "))` printed
+                \(place): `\(command.arguments.joined(separator: " "))` printed
                 \(output)
-                where the README shows
+                where the page shows
                 \(command.expected.joined(separator: "\n"))
                 """)
         }
     }
 
-    /// Runs quakes in-process as the README's reader would in the repository's folder; a watch is
+    /// Runs quakes in-process as the pages' reader would in the repository's folder; a watch is
     /// stopped once it printed as many lines as the transcript shows.
     private func run(_ arguments: [String], variables: [String: String], expected: [String]) async throws -> String {
         let running = RunningQuakes(arguments, variables: variables, directory: Fixtures.repository, now: Self.clock)

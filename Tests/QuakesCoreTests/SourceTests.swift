@@ -48,7 +48,7 @@ import Testing
         #expect(bomb.standardError.contains("larger than 1048576 bytes"), "\(bomb.standardError)")
     }
 
-    /// `list --format geojson | fetch -`, the README's way of moving a catalogue, between any two
+    /// `list --format geojson | fetch -`, the way docs/postgresql.md moves a catalogue, between any two
     /// engines: the same events arrive, and both list them byte for byte alike.
     @Test(arguments: [(TestEngine.sqlite, TestEngine.sqlite), (.sqlite, .postgresql), (.postgresql, .sqlite)])
     func aListingPipedIntoAFetchCopiesTheDatabase(from: TestEngine, to: TestEngine) async throws {

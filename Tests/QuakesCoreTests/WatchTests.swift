@@ -24,7 +24,8 @@ import Testing
         }
     }
 
-    /// The changes from `old` to `new` as the README defines them, as (change, id, section, index, oldIndex).
+    /// The changes from `old` to `new` as docs/commands.md defines them, as (change, id, section, index,
+    /// oldIndex).
     private func expectedChanges(_ old: [(String, String, Int, Quake)], _ new: [(String, String, Int, Quake)])
         -> [[String]]
     {

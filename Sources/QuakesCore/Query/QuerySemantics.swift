@@ -4,10 +4,10 @@
 /// This is the reference that every engine's SQL answers to. An engine that keeps its events in
 /// memory (a GeoJSON file) evaluates queries with it, and the differential tests hold the SQL
 /// engines to it on random queries: two independent readings of the same rules, so that a
-/// mistake in either shows. It follows the README's rules, not any engine's SQL: missing values
-/// never match a bound and come last in either direction; text compares case-blind (ASCII, for
-/// types, statuses and alerts) or case- and accent-blind (places); ties go to the newest, then
-/// to the id in byte order.
+/// mistake in either shows. It follows the documented rules (docs/commands.md), not any engine's
+/// SQL: missing values never match a bound and come last in either direction; text compares
+/// case-blind (ASCII, for types, statuses and alerts) or case- and accent-blind (places); ties go
+/// to the newest, then to the id in byte order.
 package enum QuerySemantics {
     /// True when `quake` passes every condition of `filter`.
     package static func matches(_ quake: Quake, _ filter: QuakeFilter) -> Bool {

@@ -35,7 +35,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code) (\(name))" }
 
-    /// Every status the tool ends with and what it tells a script, in the README's words: the
+    /// Every status the tool ends with and what it tells a script, in docs/commands.md's words: the
     /// manual's EXIT STATUS section is rendered from this list, so it names each code once.
     static let documented: [(status: ExitStatus, meaning: String)] = [
         (.success, "success"),

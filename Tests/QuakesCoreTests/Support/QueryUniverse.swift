@@ -58,7 +58,7 @@ actor QueryUniverse {
     }
 }
 
-/// Expectations computed in Swift, by the rules the README states, without the tool's SQL.
+/// Expectations computed in Swift, by the rules docs/commands.md states, without the tool's SQL.
 enum Expected {
     /// `quakes` in the order `--sort` specifies: each key in its direction, missing values last, then
     /// time (newest first), then id.

@@ -1,7 +1,7 @@
 import Foundation
 import QuakesCore
 
-/// The rows of the README's "Reliability" table, written by the reliability suites as they run:
+/// The rows of the table of docs/reliability.md, written by the reliability suites as they run:
 /// when `QUAKES_RELIABILITY_REPORT` names a file, each case appends a tab-separated line (group,
 /// case, runs, outcome) to it, and `make reliability` turns the lines into the table.
 enum ReliabilityReport {
