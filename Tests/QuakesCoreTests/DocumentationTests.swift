@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Testing
 
 @testable import QuakesCore
@@ -29,15 +30,17 @@ import Testing
     /// Every option name each command takes, `help` included, by the command's name; `""` is the
     /// root command, `quakes --version`.
     static let options: [String: Set<String>] = {
-        var options = ["": Set(Quakes.help.options.map(\.name) + ["help"])]
-        for command in Quakes.commands {
+        var options = [
+            "": Set(Quakes.help(commands: Registry.commands, engines: Registry.engines).options.map(\.name) + ["help"])
+        ]
+        for command in Registry.commands {
             options[command.name] = Set(command.help.options.map(\.name) + ["help"])
         }
         return options
     }()
 
     /// The words that may follow `quakes`: the subcommands and `help`.
-    static var subcommands: Set<String> { Set(Quakes.commands.map { $0.name } + ["help"]) }
+    static var subcommands: Set<String> { Set(Registry.commands.map { $0.name } + ["help"]) }
 
     // MARK: - Every command and option is documented
 
@@ -80,7 +83,7 @@ import Testing
     @Test func everyCommandAndOptionThatHelpListsIsDocumented() throws {
         let page = try Self.text("docs/commands.md")
         let sections = Self.sections(page)
-        for command in Quakes.commands {
+        for command in Registry.commands {
             guard let section = sections[command.name] else {
                 Issue.record("docs/commands.md has no section `quakes \(command.name)`")
                 continue
@@ -88,7 +91,9 @@ import Testing
             let missing = Self.undocumented(command.help, in: section)
             #expect(missing.isEmpty, "docs/commands.md, `quakes \(command.name)` does not document \(missing)")
         }
-        #expect(Self.undocumented(Quakes.help, in: page).isEmpty, "docs/commands.md: \(Quakes.help.options)")
+        #expect(
+            Self.undocumented(Quakes.help(commands: Registry.commands, engines: Registry.engines), in: page).isEmpty,
+            "docs/commands.md: \(Quakes.help(commands: Registry.commands, engines: Registry.engines).options)")
         #expect(page.contains("`quakes help "), "docs/commands.md does not document `quakes help`")
         #expect(Self.mentions("--help", in: page) && Self.mentions("-h", in: page), "docs/commands.md: -h, --help")
     }
