@@ -193,10 +193,12 @@ struct FeatureDecoder {
         var seen = MemberSet()
         var hasTime = false
         var predicted = 0
+        // Taken once a feature, not once a key.
+        let properties = QuakeField.properties
         if try scanner.beginObject() {
             repeat {
                 let key = try scanner.key()
-                guard let property = Property.matching(key, in: scanner, predicted: predicted) else {
+                guard let property = Property.matching(key, among: properties, in: scanner, predicted: predicted) else {
                     try keepUnknown(key, &scanner)
                     continue
                 }
@@ -218,7 +220,9 @@ struct FeatureDecoder {
         return hasTime
     }
 
-    /// Decodes one known property into its field; returns true for a usable `time`.
+    /// Decodes one known property into its field; returns true for a usable `time`. Inlined into
+    /// the loop over the properties, as the switch it replaced was.
+    @inline(__always)
     private mutating func decode(_ property: Property, _ scanner: inout JSONScanner) throws(JSONSyntaxError)
         -> Bool
     {
@@ -387,10 +391,12 @@ struct Property {
     /// Where `time` is among the properties.
     static let timePosition = QuakeField.properties.firstIndex(of: .time)!
 
-    /// The property a key names. USGS writes properties in a fixed order, so the one after the
-    /// previous key is tried first: one comparison per key on real feeds.
-    static func matching(_ key: JSONScanner.RawString, in scanner: JSONScanner, predicted: Int) -> Property? {
-        let properties = QuakeField.properties
+    /// The property a key names, among `properties` (`QuakeField.properties`). USGS writes
+    /// properties in a fixed order, so the one after the previous key is tried first: one
+    /// comparison per key on real feeds.
+    static func matching(
+        _ key: JSONScanner.RawString, among properties: [QuakeField], in scanner: JSONScanner, predicted: Int
+    ) -> Property? {
         if predicted < properties.count, scanner.matches(key, properties[predicted].staticName) {
             return Property(field: properties[predicted], position: predicted)
         }

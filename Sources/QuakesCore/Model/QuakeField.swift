@@ -2,14 +2,17 @@
 /// its name and its kind, from which the feed decoder's properties, every engine's schema, writes
 /// and reads, and every output format are made. `set(_:in:)` and `Quake`'s `QuakeRow` readers are
 /// the one place each field meets its `Quake` property.
-package enum QuakeField: Int, CaseIterable, Sendable {
+///
+/// Public, with its kind and the `Quake` readers inlinable, so that the engines, whose writes read
+/// every field of every event, get them inlined across the module boundary.
+public enum QuakeField: Int, CaseIterable, Sendable {
     case id, time, updated, magnitude, magnitudeType, place, longitude, latitude, depth, eventType, status, alert
     case tsunami, significance, feltReports, reportedIntensity, estimatedIntensity, network, code, ids, sources
     case productTypes, stationCount, minimumDistance, rms, azimuthalGap, url, detail, title, timeZoneOffset, extra
     case feedGenerated
 
     /// What a field holds, which decides its column type in each engine.
-    package enum Kind: Sendable {
+    public enum Kind: Sendable {
         case text, integer, real
     }
 
@@ -64,7 +67,8 @@ package enum QuakeField: Int, CaseIterable, Sendable {
         }
     }
 
-    package var kind: Kind {
+    @inlinable
+    public var kind: Kind {
         switch self {
         case .id, .magnitudeType, .place, .eventType, .status, .alert, .network, .code, .ids, .sources, .productTypes,
             .url, .detail, .title, .extra:
@@ -111,7 +115,10 @@ package enum QuakeField: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Sets the field in `quake` to `value`, which an engine read back as this field's kind.
+    /// Sets the field in `quake` to `value`, which an engine read back, or the feed decoder read, as
+    /// this field's kind. Always inlined: where the value's kind is known, as in the decoder, what
+    /// is left is the assignment.
+    @inline(__always)
     package func set(_ value: Value?, in quake: inout Quake) {
         let text: String?
         let integer: Int64?

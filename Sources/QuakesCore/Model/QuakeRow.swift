@@ -36,7 +36,8 @@ extension Quake {
 /// property for reading (`QuakeField.set` writes), with no `QuakeField.Value` made on the way.
 /// `QuakeFieldTests` reads every field back through them.
 extension Quake: QuakeRow {
-    package func integer(_ field: QuakeField) -> Int64? {
+    @inlinable
+    public func integer(_ field: QuakeField) -> Int64? {
         switch field {
         case .time: time
         case .updated: updated
@@ -50,7 +51,8 @@ extension Quake: QuakeRow {
         }
     }
 
-    package func real(_ field: QuakeField) -> Double? {
+    @inlinable
+    public func real(_ field: QuakeField) -> Double? {
         switch field {
         case .magnitude: magnitude
         case .longitude: longitude
@@ -66,7 +68,8 @@ extension Quake: QuakeRow {
     }
 
     /// The field's value, for a text field; nil when it has none.
-    package func text(_ field: QuakeField) -> String? {
+    @inlinable
+    public func text(_ field: QuakeField) -> String? {
         switch field {
         case .id: id
         case .magnitudeType: magnitudeType
