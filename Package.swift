@@ -2,11 +2,9 @@
 import PackageDescription
 
 // The modules of the `quakes` executable import no Foundation at all: Foundation's whole module
-// (with CoreFoundation, and ICU for time zones) made the executable 78 MB rather than 30 MB and
-// cost every command about 160 page faults at start-up, relocating its data (`quakes --version`,
-// CPU, 200 runs taking turns: 2.36 ms before, 1.76 ms after, `sqlite3 -version` 1.59 ms); its
-// FoundationEssentials, kept for a processor count and a file read, another 8 MB and 47 page faults
-// (`count --last 5h`: 414 → 367; issue 21, BENCHMARKS.md).
+// (with CoreFoundation, and ICU for time zones), or even FoundationEssentials alone, makes the
+// executable much larger, and every command then pays at start-up for the page faults of
+// relocating its data.
 // Time zones come from the system's database (ZoneRules.swift); the tests, the benchmarks and the
 // test server may import Foundation.
 

@@ -119,9 +119,9 @@ static void load(void) {
     FIND(result_text64);
     FIND(config);
     // No memory statistics: quakes never reads them, and keeping them takes a process-wide mutex
-    // around every allocation SQLite makes, even on a connection opened SQLITE_OPEN_NOMUTEX (2-3 %
-    // of a fetch's store thread, measured). Only possible before SQLite initialises: should another
-    // library of the process have initialised it already, the call fails harmlessly.
+    // around every allocation SQLite makes, even on a connection opened SQLITE_OPEN_NOMUTEX. Only
+    // possible before SQLite initialises: should another library of the process have initialised
+    // it already, the call fails harmlessly.
     if (api.config) api.config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 

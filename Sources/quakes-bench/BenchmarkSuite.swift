@@ -184,8 +184,8 @@ struct BenchmarkSuite {
     }
 
     /// The ingest floors at a size: one INSERT per table; the bulk load (multi-row INSERTs,
-    /// secondary indexes built after the rows, a 32 MB cache), which issue 21's target for fresh
-    /// ingests is set against; and the bulk load with every table's rows in the order a fetch
+    /// secondary indexes built after the rows, a 32 MB cache), which the target for fresh ingests
+    /// is set against; and the bulk load with every table's rows in the order a fetch
     /// writes them, which one that streams its feed under 64 MB cannot change.
     static func ingestFloors(_ label: String) -> [IngestFloor] {
         [
@@ -377,10 +377,9 @@ struct BenchmarkSuite {
         return PostgresConnection.uri(postgres, database: "quakes_bench")
     }
 
-    /// A fetch that the server answers with 304 Not Modified.
     /// The GeoJSON-file store, read whole by every command: a fetch into it, and a query that loads
     /// the file and answers (the target: under 100 ms for 10,000 events), at 10,000 events and at
-    /// the 100,000 its README names as its limit.
+    /// the 100,000 named as its limit.
     private mutating func geoJSONStore() throws {
         for size in quick ? [10_000] : [10_000, 100_000] {
             let label = "\(size / 1000)k"
@@ -484,6 +483,7 @@ struct BenchmarkSuite {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
+    /// A fetch that the server answers with 304 Not Modified.
     private mutating func notModified() throws {
         let server = try LocalHTTPServer()
         let body = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent("all_day-2020-10-28T2257Z.geojson")))
