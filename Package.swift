@@ -14,22 +14,25 @@ let package = Package(
         .executable(name: "quakes", targets: ["quakes"])
     ],
     targets: [
+        // The dlopen loader of the C shims below, so that a command loads only the libraries it uses
+        // (see Sources/CLoader/include/cloader.h).
+        .target(name: "CLoader"),
         // libcurl, opened with dlopen on first use (see Sources/CCurl/include/ccurl.h), with
         // typed wrappers of its variadic functions.
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CLoader"]),
         // zlib's gzip decoder, opened with dlopen on first use, for gzipped files and standard input.
-        .target(name: "CZlib"),
+        .target(name: "CZlib", dependencies: ["CLoader"]),
         // SQLite, opened with dlopen on first use (see Sources/CSQLite/include/csqlite.h), so that
         // commands that open no SQLite database never load it; headers from Debian's libsqlite3-dev.
-        .target(name: "CSQLite"),
+        .target(name: "CSQLite", dependencies: ["CLoader"]),
         // Our thin SQLite wrapper: no C pointer escapes it.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // libpq, opened with dlopen on first use (see Sources/CLibPQ/include/clibpq.h), so that
         // commands on SQLite never load it; headers from Debian's libpq-dev.
-        .target(name: "CLibPQ"),
+        .target(name: "CLibPQ", dependencies: ["CLoader"]),
         // cairo, opened with dlopen on first use (see Sources/CCairo/include/ccairo.h), so that only
         // a PNG or PDF picture loads it; headers from Debian's libcairo2-dev.
-        .target(name: "CCairo"),
+        .target(name: "CCairo", dependencies: ["CLoader"]),
         // The growable bytes that JSON listings, the SQLite reader's batches, PostgreSQL's COPY and
         // the FDSN emulator's answers are written into (see ByteBuffer.swift).
         .target(name: "Bytes"),
