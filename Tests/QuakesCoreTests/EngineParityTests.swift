@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import PostgreSQL
 import SQLite
 import Testing
@@ -273,13 +274,13 @@ import Testing
     @Test func randomQueriesAnswerAlike() async throws {
         let rounds = SuiteMode.rounds(40, long: 1500, sanitized: 10)
         for seed in 1...UInt64(rounds) {
-            var random = DifferentialTests.Random(state: seed)
+            var random = SplitMix64(seed: seed)
             let (arguments, zone) = Self.randomQuery(&random)
             try await expectSameAnswer(arguments, tz: zone, seed: seed)
         }
     }
 
-    static func randomQuery(_ random: inout DifferentialTests.Random) -> ([String], String) {
+    static func randomQuery(_ random: inout SplitMix64) -> ([String], String) {
         var arguments = [Bool.random(using: &random) ? "list" : "count"]
         for _ in 0..<Int.random(in: 0...3, using: &random) {
             arguments += FilterTests.cases.randomElement(using: &random)!.arguments
