@@ -43,7 +43,7 @@ struct SyncCommand: Command {
         let now = try options.filters.now(in: environment, zone: zone)
         let database = try DatabaseLocation.database(option: database, in: environment)
         try await database.checkWritable()
-        let summary = try await database.whileHoldingWriter(waiting: options.wait) {
+        let summary = try await database.whileHoldingWriter(waiting: options.writing.wait) {
             let store = database.writer()
             try await store.open()
             let status = try await database.readingAsWriter { try $0.status() }
@@ -154,6 +154,6 @@ struct SyncCommand: Command {
     }
 
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        CommonOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
+        WriteOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
     }
 }
