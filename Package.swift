@@ -2,11 +2,9 @@
 import PackageDescription
 
 // The modules of the `quakes` executable import no Foundation at all: Foundation's whole module
-// (with CoreFoundation, and ICU for time zones) made the executable 78 MB rather than 30 MB and
-// cost every command about 160 page faults at start-up, relocating its data (`quakes --version`,
-// CPU, 200 runs taking turns: 2.36 ms before, 1.76 ms after, `sqlite3 -version` 1.59 ms); its
-// FoundationEssentials, kept for a processor count and a file read, another 8 MB and 47 page faults
-// (`count --last 5h`: 414 → 367; issue 21, BENCHMARKS.md).
+// (with CoreFoundation, and ICU for time zones), or even FoundationEssentials alone, makes the
+// executable much larger, and every command then pays at start-up for the page faults of
+// relocating its data.
 // Time zones come from the system's database (ZoneRules.swift); the tests, the benchmarks and the
 // test server may import Foundation.
 
@@ -16,22 +14,25 @@ let package = Package(
         .executable(name: "quakes", targets: ["quakes"])
     ],
     targets: [
+        // The dlopen loader of the C shims below, so that a command loads only the libraries it uses
+        // (see Sources/CLoader/include/cloader.h).
+        .target(name: "CLoader"),
         // libcurl, opened with dlopen on first use (see Sources/CCurl/include/ccurl.h), with
         // typed wrappers of its variadic functions.
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CLoader"]),
         // zlib's gzip decoder, opened with dlopen on first use, for gzipped files and standard input.
-        .target(name: "CZlib"),
+        .target(name: "CZlib", dependencies: ["CLoader"]),
         // SQLite, opened with dlopen on first use (see Sources/CSQLite/include/csqlite.h), so that
         // commands that open no SQLite database never load it; headers from Debian's libsqlite3-dev.
-        .target(name: "CSQLite"),
+        .target(name: "CSQLite", dependencies: ["CLoader"]),
         // Our thin SQLite wrapper: no C pointer escapes it.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // libpq, opened with dlopen on first use (see Sources/CLibPQ/include/clibpq.h), so that
         // commands on SQLite never load it; headers from Debian's libpq-dev.
-        .target(name: "CLibPQ"),
+        .target(name: "CLibPQ", dependencies: ["CLoader"]),
         // cairo, opened with dlopen on first use (see Sources/CCairo/include/ccairo.h), so that only
         // a PNG or PDF picture loads it; headers from Debian's libcairo2-dev.
-        .target(name: "CCairo"),
+        .target(name: "CCairo", dependencies: ["CLoader"]),
         // The growable bytes that JSON listings, the SQLite reader's batches, PostgreSQL's COPY and
         // the FDSN emulator's answers are written into (see ByteBuffer.swift).
         .target(name: "Bytes"),

@@ -2,8 +2,7 @@
 /// listing appends some 70 runs of bytes a row, the SQLite reader copies some 15 texts a row out of
 /// SQLite's buffers, and a PostgreSQL COPY writes each field of each row in two or three runs (the
 /// tests' FDSN emulator writes its answers here too).
-/// `Array.append(contentsOf:)` cost about 90 instructions a run, most of them checks this type
-/// makes once.
+/// `Array.append(contentsOf:)` makes, at every run, checks that this type makes once.
 ///
 /// A value, as an array is: the storage is copied before a write when another value shares it.
 /// Inlinable, in a module of its own below the core and the PostgreSQL wrapper, so that every

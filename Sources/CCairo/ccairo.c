@@ -1,8 +1,7 @@
 #include "ccairo.h"
 
+#include <cloader.h>
 #include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
 
 // The functions of the cairo that ccairo_load() opened.
 static struct {
@@ -47,30 +46,18 @@ static struct {
     void (*show_text)(cairo_t *cr, const char *utf8);
 } api;
 
-static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char message[512];
-
-// Looks a function up, remembering the first one missing.
-static void *find(void *library, const char *name) {
-    void *function = dlsym(library, name);
-    if (function == NULL && load_error == NULL) {
-        snprintf(message, sizeof message, "cairo has no %s (quakes needs cairo 1.10 or later)", name);
-        load_error = message;
-    }
-    return function;
-}
+static cloader_library cairo = {
+    .file = "libcairo.so.2",
+    .cannot_open = "cairo could not be loaded (%s); install Debian's libcairo2",
+    .missing = "cairo has no %s (quakes needs cairo 1.10 or later)",
+    .once = PTHREAD_ONCE_INIT,
+};
 
 // POSIX lets a function pointer be converted from dlsym's void pointer this way.
-#define FIND(name) (*(void **)&api.name = find(library, "cairo_" #name))
+#define FIND(field) (*(void **)&api.field = cloader_find(&cairo, "cairo_" #field))
 
 static void load(void) {
-    void *library = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(message, sizeof message, "cairo could not be loaded (%s); install Debian's libcairo2", dlerror());
-        load_error = message;
-        return;
-    }
+    if (!cloader_open(&cairo)) return;
     FIND(image_surface_create);
     FIND(image_surface_create_from_png);
     FIND(image_surface_get_width);
@@ -109,13 +96,10 @@ static void load(void) {
     FIND(text_extents);
     FIND(show_text);
     // Only a title rides on it, so a cairo older than 1.16 without it still draws.
-    *(void **)&api.pdf_surface_set_metadata = dlsym(library, "cairo_pdf_surface_set_metadata");
+    *(void **)&api.pdf_surface_set_metadata = dlsym(cairo.handle, "cairo_pdf_surface_set_metadata");
 }
 
-const char *ccairo_load(void) {
-    pthread_once(&loaded, load);
-    return load_error;
-}
+const char *ccairo_load(void) { return cloader_load(&cairo, load); }
 
 cairo_surface_t *ccairo_image_surface_create(cairo_format_t format, int width, int height) {
     return api.image_surface_create(format, width, height);

@@ -1,8 +1,6 @@
 #include "ccurl.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include <cloader.h>
 
 // The functions of the libcurl that ccurl_load() opened.
 static struct {
@@ -19,47 +17,34 @@ static struct {
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
 } api;
 
-static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char message[512];
+static cloader_library curl = {
+    .file = "libcurl.so.4",
+    .cannot_open = "cannot load libcurl (install libcurl4): %s",
+    .missing = "libcurl has no %s (curl_easy_header needs libcurl 7.84 or later)",
+    .once = PTHREAD_ONCE_INIT,
+};
 
-// Looks a function up, remembering the first one missing.
-static void *find(void *library, const char *name) {
-    void *function = dlsym(library, name);
-    if (function == NULL && load_error == NULL) {
-        snprintf(message, sizeof message, "libcurl has no %s (curl_easy_header needs libcurl 7.84 or later)", name);
-        load_error = message;
-    }
-    return function;
-}
+// POSIX lets a function pointer be converted from dlsym's void pointer this way.
+#define FIND(field) (*(void **)&api.field = cloader_find(&curl, "curl_" #field))
 
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(message, sizeof message, "cannot load libcurl (install libcurl4): %s", dlerror());
-        load_error = message;
-        return;
-    }
-    // POSIX lets a function pointer be converted from dlsym's void pointer this way.
-    *(void **)&api.global_init = find(library, "curl_global_init");
-    *(void **)&api.easy_init = find(library, "curl_easy_init");
-    *(void **)&api.easy_cleanup = find(library, "curl_easy_cleanup");
-    *(void **)&api.easy_perform = find(library, "curl_easy_perform");
-    *(void **)&api.easy_strerror = find(library, "curl_easy_strerror");
-    *(void **)&api.slist_append = find(library, "curl_slist_append");
-    *(void **)&api.slist_free_all = find(library, "curl_slist_free_all");
-    *(void **)&api.easy_header = find(library, "curl_easy_header");
-    *(void **)&api.easy_setopt = find(library, "curl_easy_setopt");
-    *(void **)&api.easy_getinfo = find(library, "curl_easy_getinfo");
-    if (load_error == NULL && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        load_error = "libcurl could not initialise";
+    if (!cloader_open(&curl)) return;
+    FIND(global_init);
+    FIND(easy_init);
+    FIND(easy_cleanup);
+    FIND(easy_perform);
+    FIND(easy_strerror);
+    FIND(slist_append);
+    FIND(slist_free_all);
+    FIND(easy_header);
+    FIND(easy_setopt);
+    FIND(easy_getinfo);
+    if (curl.error == NULL && api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        curl.error = "libcurl could not initialise";
     }
 }
 
-const char *ccurl_load(void) {
-    pthread_once(&loaded, load);
-    return load_error;
-}
+const char *ccurl_load(void) { return cloader_load(&curl, load); }
 
 CURL *ccurl_easy_init(void) { return api.easy_init(); }
 void ccurl_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }

@@ -1,8 +1,6 @@
 #include "clibpq.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include <cloader.h>
 
 // The functions of the libpq that cpq_load() opened.
 static struct {
@@ -41,30 +39,18 @@ static struct {
     void (*PQfreemem)(void *ptr);
 } api;
 
-static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char message[512];
-
-// Looks a function up, remembering the first one missing.
-static void *find(void *library, const char *name) {
-    void *function = dlsym(library, name);
-    if (function == NULL && load_error == NULL) {
-        snprintf(message, sizeof message, "libpq has no %s (quakes needs libpq 10 or later)", name);
-        load_error = message;
-    }
-    return function;
-}
+static cloader_library libpq = {
+    .file = "libpq.so.5",
+    .cannot_open = "cannot load libpq (install libpq5): %s",
+    .missing = "libpq has no %s (quakes needs libpq 10 or later)",
+    .once = PTHREAD_ONCE_INIT,
+};
 
 // POSIX lets a function pointer be converted from dlsym's void pointer this way.
-#define FIND(name) (*(void **)&api.name = find(library, #name))
+#define FIND(field) (*(void **)&api.field = cloader_find(&libpq, #field))
 
 static void load(void) {
-    void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(message, sizeof message, "cannot load libpq (install libpq5): %s", dlerror());
-        load_error = message;
-        return;
-    }
+    if (!cloader_open(&libpq)) return;
     FIND(PQconnectdb);
     FIND(PQfinish);
     FIND(PQstatus);
@@ -96,10 +82,7 @@ static void load(void) {
     FIND(PQfreemem);
 }
 
-const char *cpq_load(void) {
-    pthread_once(&loaded, load);
-    return load_error;
-}
+const char *cpq_load(void) { return cloader_load(&libpq, load); }
 
 PGconn *cpq_PQconnectdb(const char *conninfo) { return api.PQconnectdb(conninfo); }
 void cpq_PQfinish(PGconn *conn) { api.PQfinish(conn); }

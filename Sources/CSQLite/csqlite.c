@@ -1,8 +1,6 @@
 #include "csqlite.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include <cloader.h>
 
 // The functions of the libsqlite3 that csqlite_load() opened, typed as sqlite3.h declares them.
 static struct {
@@ -51,30 +49,18 @@ static struct {
     __typeof__(&sqlite3_config) config;
 } api;
 
-static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char message[512];
-
-// Looks a function up, remembering the first one missing.
-static void *find(void *library, const char *name) {
-    void *function = dlsym(library, name);
-    if (function == NULL && load_error == NULL) {
-        snprintf(message, sizeof message, "libsqlite3 has no %s (quakes needs SQLite 3.37 or later)", name);
-        load_error = message;
-    }
-    return function;
-}
+static cloader_library sqlite = {
+    .file = "libsqlite3.so.0",
+    .cannot_open = "cannot load SQLite (install libsqlite3-0): %s",
+    .missing = "libsqlite3 has no %s (quakes needs SQLite 3.37 or later)",
+    .once = PTHREAD_ONCE_INIT,
+};
 
 // POSIX lets a function pointer be converted from dlsym's void pointer this way.
-#define FIND(name) (*(void **)&api.name = find(library, "sqlite3_" #name))
+#define FIND(field) (*(void **)&api.field = cloader_find(&sqlite, "sqlite3_" #field))
 
 static void load(void) {
-    void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(message, sizeof message, "cannot load SQLite (install libsqlite3-0): %s", dlerror());
-        load_error = message;
-        return;
-    }
+    if (!cloader_open(&sqlite)) return;
     FIND(open_v2);
     FIND(close);
     FIND(close_v2);
@@ -119,16 +105,13 @@ static void load(void) {
     FIND(result_text64);
     FIND(config);
     // No memory statistics: quakes never reads them, and keeping them takes a process-wide mutex
-    // around every allocation SQLite makes, even on a connection opened SQLITE_OPEN_NOMUTEX (2-3 %
-    // of a fetch's store thread, measured). Only possible before SQLite initialises: should another
-    // library of the process have initialised it already, the call fails harmlessly.
+    // around every allocation SQLite makes, even on a connection opened SQLITE_OPEN_NOMUTEX. Only
+    // possible before SQLite initialises: should another library of the process have initialised
+    // it already, the call fails harmlessly.
     if (api.config) api.config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-const char *csqlite_load(void) {
-    pthread_once(&loaded, load);
-    return load_error;
-}
+const char *csqlite_load(void) { return cloader_load(&sqlite, load); }
 
 int csqlite_open_v2(const char *a0, sqlite3 **a1, int a2, const char *a3) { return api.open_v2(a0, a1, a2, a3); }
 int csqlite_close(sqlite3 *a0) { return api.close(a0); }

@@ -1,8 +1,6 @@
 #include "czlib.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include <cloader.h>
 
 // The functions of the zlib that czlib_load() opened.
 static struct {
@@ -13,38 +11,24 @@ static struct {
     int (*inflate_end)(z_stream *stream);
 } api;
 
-static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char message[512];
-
-static void *find(void *library, const char *name) {
-    void *function = dlsym(library, name);
-    if (function == NULL && load_error == NULL) {
-        snprintf(message, sizeof message, "zlib has no %s", name);
-        load_error = message;
-    }
-    return function;
-}
+static cloader_library zlib = {
+    .file = "libz.so.1",
+    .cannot_open = "cannot load zlib (install zlib1g): %s",
+    .missing = "zlib has no %s",
+    .once = PTHREAD_ONCE_INIT,
+};
 
 static void load(void) {
-    void *library = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(message, sizeof message, "cannot load zlib (install zlib1g): %s", dlerror());
-        load_error = message;
-        return;
-    }
+    if (!cloader_open(&zlib)) return;
     // POSIX lets a function pointer be converted from dlsym's void pointer this way.
-    *(void **)&api.version = find(library, "zlibVersion");
-    *(void **)&api.inflate_init2 = find(library, "inflateInit2_");
-    *(void **)&api.inflate = find(library, "inflate");
-    *(void **)&api.inflate_reset = find(library, "inflateReset");
-    *(void **)&api.inflate_end = find(library, "inflateEnd");
+    *(void **)&api.version = cloader_find(&zlib, "zlibVersion");
+    *(void **)&api.inflate_init2 = cloader_find(&zlib, "inflateInit2_");
+    *(void **)&api.inflate = cloader_find(&zlib, "inflate");
+    *(void **)&api.inflate_reset = cloader_find(&zlib, "inflateReset");
+    *(void **)&api.inflate_end = cloader_find(&zlib, "inflateEnd");
 }
 
-const char *czlib_load(void) {
-    pthread_once(&loaded, load);
-    return load_error;
-}
+const char *czlib_load(void) { return cloader_load(&zlib, load); }
 
 int czlib_inflate_init(z_stream *stream) {
     // What the inflateInit2 macro expands to, with the library's own version string.

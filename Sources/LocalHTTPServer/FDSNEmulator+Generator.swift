@@ -49,7 +49,7 @@ extension FDSNEmulator {
         return Catalogue.sortedByTime(events)
     }
 
-    /// SplitMix64 and the tables that make events look real.
+    /// The catalogue's random numbers (`SplitMix64`) and the tables that make events look real.
     private struct Generator {
         struct Town {
             var name: String
@@ -80,25 +80,21 @@ extension FDSNEmulator {
         ]
         static let nets = ["us", "ci", "nc", "ak", "hv"]
 
-        private var state: UInt64
+        private var random: SplitMix64
         /// Makes every id unique across the catalogue.
         private var serial: UInt64 = 0
 
         init(seed: UInt64) {
-            state = seed
+            random = SplitMix64(seed: seed)
         }
 
         mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            random.next()
         }
 
         /// In `0..<1`.
         mutating func uniform() -> Double {
-            Double(next() >> 11) / Double(1 << 53)
+            random.uniform()
         }
 
         /// A new id of `net`, in the shape that network's ids have.

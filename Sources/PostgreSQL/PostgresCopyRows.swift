@@ -88,8 +88,8 @@ public struct PostgresCopyRows: Sendable {
     /// A row in the binary format, from its values (see `appendRow`).
     private mutating func appendBinaryFields(of row: [PostgresValue?]) throws(PostgresError) {
         try appendRow { rows throws(PostgresError) in
-            // By index, not `for in`: perf showed the debug builds the tests run queueing, at each
-            // step of an unspecialised iterator, on the Swift runtime's lock for its element's type.
+            // By index, not `for in`: in the debug builds the tests run, each step of an
+            // unspecialised iterator queues on the Swift runtime's lock for its element's type.
             for index in row.indices {
                 switch row[index] {
                 case nil: try rows.appendNull()

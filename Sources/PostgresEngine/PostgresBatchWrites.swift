@@ -131,7 +131,7 @@ struct PostgresBatchWrites: IdentityStore {
     /// The owners the database holds for `ids`, an index probe for each. A join with a subquery that
     /// cannot be flattened, because `id = ANY(array)` let the planner scan the whole table for a few
     /// hundred ids while it was young and had no statistics, which an ingest into a new database is
-    /// throughout: 28 ms a batch at 100,000 rows, growing with the table, against 1 ms.
+    /// throughout: a scan that grows with the table, where the probes do not.
     private func query(_ ids: [String]) throws -> [String: IdentityOwner] {
         guard !ids.isEmpty else { return [:] }
         let result = try connection.executePrepared(
@@ -209,9 +209,8 @@ struct PostgresBatchWrites: IdentityStore {
         var prepared = Prepared()
         // Rows in key order, so that the primary key's inserts go side by side, and ascending ids
         // (one network's codes mostly ascend) in at its rightmost leaf without a descent: in the
-        // dictionaries' order each searched a leaf of its own. The server took 5 % less CPU for
-        // 200,000 features. The keys are sorted, not the rows: moving a `Quake` as the sort does
-        // cost more than encoding it.
+        // dictionaries' order each would search a leaf of its own. The keys are sorted, not the rows:
+        // moving a `Quake` as the sort does costs more than encoding it.
         var newIdentities: [(id: String, owner: IdentityOwner)] = []
         var changedIdentities: [(id: String, owner: IdentityOwner)] = []
         for id in owners.keys.sorted() {

@@ -3,8 +3,8 @@ import Dispatch
 /// A batch's decided writes, moved on a thread of their own while the store decides the next batch.
 ///
 /// A fresh ingest otherwise alternates: the server loads a batch while quakes waits, then quakes
-/// decides the next while the server waits (measured: both cores idle 40 % of a 200,000-feature
-/// ingest). The next batch's owners are read before this flush starts, so they lack its rows; the
+/// decides the next while the server waits, and the cores are idle much of the time. The next
+/// batch's owners are read before this flush starts, so they lack its rows; the
 /// store lays this batch's decided owners over them
 /// (`PostgresBatchWrites.loadOwners(of:amongFresh:flushingMeanwhile:after:on:)`).
 ///

@@ -7,13 +7,13 @@ import SQLite
 ///
 /// A first fetch is a bulk load, and a database in WAL mode writes each page twice: into the log,
 /// then into the file at the checkpoint. Until its first write has committed, the draft has no log
-/// (`DatabaseFile.createDraft`); it is switched to WAL and closed before it is put in place. See the
-/// README's *A first fetch is loaded beside the database* for what that saves.
+/// (`DatabaseFile.createDraft`); it is switched to WAL and closed before it is put in place, so the
+/// load writes each page once.
 ///
 /// Readers see no database until the link, then all of the first write: never part of it, as with
-/// WAL. There is no empty database meanwhile for another program to hold open, which is what took
-/// an earlier form out (it renamed the load over an empty database). The draft's process holds an
-/// `flock` on it while it lives, so a draft nobody holds is known to be abandoned (a killed
+/// WAL. There is no empty database meanwhile for another program to hold open, as there would be
+/// were the load renamed over an empty database. The draft's process holds an `flock` on it while
+/// it lives, so a draft nobody holds is known to be abandoned (a killed
 /// fetch's), whatever process namespace made it, and the next database put in place beside it
 /// removes it; a draft that never commits goes with its store.
 ///
@@ -42,7 +42,7 @@ final class DatabaseDraft {
     }
 
     /// True when nothing at all is at `path`, not even an empty file or a dangling link: only then
-    /// is a database made in a draft (an empty file there is made a database in place, as before).
+    /// is a database made in a draft (an empty file there is made a database in place, without one).
     static func isMissing(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) != 0 && errno == ENOENT

@@ -54,8 +54,8 @@ enum DatabaseFile {
         return try recognise(path)
     }
 
-    /// Whether anything is at `path`, a link followed as SQLite follows it: a `stat`, where
-    /// FileManager's first use cost `quakes count` 2 % of its time.
+    /// Whether anything is at `path`, a link followed as SQLite follows it: a `stat`, which has no
+    /// set-up to pay for on first use, as FileManager has.
     private static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0

@@ -52,7 +52,7 @@ struct IngestStatements: IdentityStore {
         self.fresh = fresh
         pending = history
         // A join, with `json_each` outermost, seeks each id in turn; `id IN (SELECT …)` would first
-        // sort the ids into a temporary index, a quarter of the look-up's time (measured in C).
+        // sort the ids into a temporary index, work the join does not do.
         selectOwners = try connection.statement(
             """
             SELECT identity.id, nullif(event, identity.id), updated, generated, digest, deleted, time, fingerprint

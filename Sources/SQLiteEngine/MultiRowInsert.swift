@@ -3,9 +3,8 @@ import SQLite
 /// An INSERT written many rows to a statement: rows are held as they come and written in groups,
 /// each one statement of several `VALUES` rows.
 ///
-/// A statement costs SQLite a start, a halt and a reset besides the work of its rows: the streamed
-/// floor of `make bench` (200k features, indexes built after the load) took 2.1–2.6 s with one
-/// row per INSERT against 1.5–1.7 s with many. Rows of one statement go in one after another, as
+/// A statement costs SQLite a start, a halt and a reset besides the work of its rows, a large part
+/// of a bulk load when each row is a statement. Rows of one statement go in one after another, as
 /// separate statements would: a later row with the key of an earlier one takes the statement's
 /// `ON CONFLICT` path against it.
 ///

@@ -10,9 +10,8 @@ import SQLite
 /// of its own (see `Blocking`) copies rows into batches (`SQLiteRowBatch`) and hands them over, at
 /// most two ahead of the writer. Rows reach `body` in the statement's order.
 enum PipelinedRows {
-    /// Rows per batch: large enough that handing a batch over costs nothing per row (an export of
-    /// 1,000,000 rows took 1.81–2.04 s in batches of 512, 1.73–1.89 s in batches of 2,048), small
-    /// enough that the first rows come out at once.
+    /// Rows per batch: large enough that handing a batch over costs nothing per row, small enough
+    /// that the first rows come out at once.
     static let batchSize = 2048
     /// A batch also ends once its text passes this many bytes, which bounds its memory whatever the
     /// rows hold.

@@ -146,16 +146,14 @@ enum Schema {
             // 4: where a backfill or a sync stands, with the events of each of its requests.
             .init("ALTER TABLE feed_state ADD COLUMN progress TEXT;"),
             // 5: the listing's default order, newest first with ties by id, read straight from an
-            // index: on `time` alone, the id tie-break needed a temporary B-tree of every row
-            // (a full ndjson export of 200,000 events: 0.93 s before, 0.75 s after).
+            // index: on `time` alone, the id tie-break needed a temporary B-tree of every row.
             .init(
                 """
                 DROP INDEX quake_time;
                 CREATE INDEX quake_time ON quake (time DESC, id);
                 """),
             // 6: the fingerprint of the feature each owning version was decoded from, so that a
-            // re-ingest knows the versions it holds without decoding them (re-ingest of an unchanged
-            // 200,000-feature feed: 1.26 s before, see BENCHMARKS.md after). Rows of before are
+            // re-ingest knows the versions it holds without decoding them. Rows stored before it are
             // left without one, and get it the next time their feature comes.
             .init("ALTER TABLE identity ADD COLUMN fingerprint INTEGER;"),
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 
 /// Writes realistic USGS feeds of any size: real features of the fixtures, copied byte for byte,
 /// with their id, code, ids, time, updated, magnitude and coordinates renewed.
@@ -57,7 +58,7 @@ struct FeedGenerator {
         var number = 0
         for position in 0..<count {
             let event: (number: Int, time: Int64, updated: Int64)
-            if !recent.isEmpty, random.unit() < repeated {
+            if !recent.isEmpty, random.uniformAboveZero() < repeated {
                 let slot = Int(random.next() % UInt64(recent.count))
                 let updated = recent[slot].updated + 60_000 + Int64(random.next() % 86_400_000)
                 recent[slot].updated = updated
@@ -98,12 +99,14 @@ struct FeedGenerator {
             case .updated: out += Array(String(event.updated).utf8)
             case .magnitude:
                 // Gutenberg–Richter: each unit of magnitude ten times rarer than the one below.
-                let magnitude = min(9.1, -0.7 - log10(max(1e-12, random.unit())))
+                let magnitude = min(9.1, -0.7 - log10(max(1e-12, random.uniformAboveZero())))
                 out += Array(String(format: "%.2f", magnitude).utf8)
             case .coordinates:
-                let longitude = random.unit() * 360 - 180
-                let latitude = asin(random.unit() * 2 - 1) * 180 / .pi * 0.9
-                let depth = random.unit() < 0.75 ? random.unit() * 33 - 3 : 33 + random.unit() * 667
+                let longitude = random.uniformAboveZero() * 360 - 180
+                let latitude = asin(random.uniformAboveZero() * 2 - 1) * 180 / .pi * 0.9
+                let depth =
+                    random.uniformAboveZero() < 0.75
+                    ? random.uniformAboveZero() * 33 - 3 : 33 + random.uniformAboveZero() * 667
                 out += Array(String(format: "%.4f,%.4f,%.2f", longitude, latitude, depth).utf8)
             }
         }
@@ -181,28 +184,6 @@ struct FeedGenerator {
         }
         pieces.append(Array(text[from...].utf8))
         return Template(pieces: pieces, slots: cuts.map(\.1))
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform number in (0, 1].
-    mutating func unit() -> Double {
-        Double(next() >> 11 + 1) / Double(1 << 53)
     }
 }
 

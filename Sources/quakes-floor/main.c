@@ -1,5 +1,5 @@
 // quakes-floor: what SQLite alone allows on this machine, the floors `make bench` sets beside the
-// cases they bound, so that every ratio is measured in one run (issue 21).
+// cases they bound, so that every ratio is measured in one run.
 //
 //   quakes-floor ingest SOURCE NEW       copies every row of SOURCE into a new database NEW
 //   quakes-floor bulk SOURCE NEW         the same, as a bulk load: multi-row INSERTs, the
@@ -29,7 +29,7 @@
 // The streamed floor is the bulk floor with the rows of every table keyed by event id (`identity`,
 // `history_change`) in the order the fetch wrote their events (`quake`'s rowids), rather than in
 // key order: the order a fetch that streams its feed writes them in, since sorting a million
-// features first would hold them all in memory (issue 21 sets a fetch's peak under 64 MB). Into
+// features first would hold them all in memory (a fetch's target peak is under 64 MB). Into
 // a B-tree keyed by id, that order is random, and costs what the bulk floor does not pay.
 //
 // The read floor. SQL is the export's own statement, which quakes-bench takes from the reader

@@ -13,7 +13,7 @@
 //
 // The command is started with posix_spawn, which runs none of this program's code in the child
 // before exec: after fork, the child's faults on this program's copied pages would count as the
-// command's CPU time (0.3 ms, a third of what sqlite3 -version costs).
+// command's CPU time, a large part of a quick command's.
 //
 // The report goes to file descriptor 3 when it is open, else to standard error.
 

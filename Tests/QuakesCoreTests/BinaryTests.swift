@@ -145,7 +145,7 @@ import Testing
     }
 
     /// The commands that only read (count, list, show, history, status) run on the process's main
-    /// thread before anything starts a thread (BlockingCommand; issue 21: the concurrency runtime's
+    /// thread before anything starts a thread (BlockingCommand: the concurrency runtime's
     /// threads cost `count` more than its query), with the answers, messages and statuses every
     /// command gives. strace shows the threads a run starts: none for them, some for a fetch, the
     /// check that the trace sees threads at all.

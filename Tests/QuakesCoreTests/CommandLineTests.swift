@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import Registry
 import SQLite
 import Testing
@@ -443,7 +444,7 @@ import Testing
             "2023-10-11T00:00:00Z", "-", "--", "=", "é", "\u{1B}[31m", "",
         ]
         let iterations = SuiteMode.rounds(1_500, long: 20_000, sanitized: 300)
-        var random = DifferentialTests.Random(state: 42)
+        var random = SplitMix64(seed: 42)
         var outcomes: [Int32: Int] = [:]
         for iteration in 0..<iterations {
             var arguments = [commands.randomElement(using: &random)!].filter { !$0.isEmpty }

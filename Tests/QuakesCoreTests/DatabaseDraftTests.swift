@@ -138,7 +138,7 @@ import Testing
     }
 
     /// Something already at the path, an empty file or a link to a missing one, is made the
-    /// database in place, as before drafts.
+    /// database in place, without a draft.
     @Test func anEmptyFileOrADanglingLinkIsMadeTheDatabaseInPlace() async throws {
         let folder = try TemporaryDirectory()
         let empty = try folder.write("empty.sqlite", "")

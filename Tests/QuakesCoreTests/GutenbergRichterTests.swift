@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
@@ -6,26 +7,16 @@ import Testing
 
 /// The b-value against synthetic catalogues of known b, binned as real catalogues are.
 @Suite struct GutenbergRichterTests {
-    /// SplitMix64, so that a catalogue is the same on every machine.
-    struct Generator {
-        var state: UInt64
-        mutating func uniform() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return (Double(z >> 11) + 0.5) / Double(1 << 53)
-        }
-    }
-
     /// `count` magnitudes of a Gutenberg–Richter law of slope `b`, complete from `completeness`,
     /// rounded to `width` as a catalogue lists them: continuous ones start at the lower edge of the
     /// first bin, Mc − ΔM/2.
     static func catalogue(count: Int, b: Double, completeness: Double, width: Double, seed: UInt64) -> [Double] {
-        var generator = Generator(state: seed)
+        // SplitMix64, so that a catalogue is the same on every machine; uniform in (0, 1), at the
+        // middle of each of its 2^53 steps.
+        var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
-            let magnitude = completeness - width / 2 - log10(generator.uniform()) / b
+            let uniform = (Double(generator.next() >> 11) + 0.5) / Double(1 << 53)
+            let magnitude = completeness - width / 2 - log10(uniform) / b
             return (magnitude / width).rounded() * width
         }
     }

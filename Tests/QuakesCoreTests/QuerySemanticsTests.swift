@@ -1,4 +1,5 @@
 import Foundation
+import LocalHTTPServer
 import Testing
 
 @testable import QuakesCore
@@ -19,7 +20,7 @@ import Testing
         // On a thread of its own: the SQLite reader blocks.
         let outcomes = try await Blocking.run {
             try seeds.map { seed in
-                var random = DifferentialTests.Random(state: seed)
+                var random = SplitMix64(seed: seed)
                 let query = Self.randomQuery(&random, quakes: quakes)
                 return try database.read(zone: query.zone) { reader in
                     try Self.compare(query, reader: reader, catalogue: catalogue)
@@ -85,7 +86,7 @@ import Testing
 
     /// A query of random conditions, bounds often taken from the events themselves (so that the
     /// edges, where `<` and `<=` differ, are hit), a random sort, section, zone and limit.
-    static func randomQuery(_ random: inout DifferentialTests.Random, quakes: [Quake]) -> QuakeQuery {
+    static func randomQuery(_ random: inout SplitMix64, quakes: [Quake]) -> QuakeQuery {
         func some() -> Quake { quakes.randomElement(using: &random)! }
         func chance(_ odds: Double) -> Bool { Double.random(in: 0..<1, using: &random) < odds }
         func magnitude() -> Double {

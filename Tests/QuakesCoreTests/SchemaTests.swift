@@ -7,7 +7,7 @@ import Testing
 @testable import QuakesCore
 @testable import SQLiteEngine
 
-/// The migrations of both engines are written out by hand, since a released one must never change;
+/// The migrations of the SQL engines are written out by hand, since a released one must never change;
 /// the table of fields must still describe the table they leave.
 @Suite struct SchemaTests {
     @Test func theSQLiteQuakeTableHasTheFieldsOfTheTableOfFieldsInOrder() async throws {

@@ -70,7 +70,7 @@ import Testing
             .sequence([
                 .respond(status: 200, body: try Fixtures.bytes(Fixtures.weekBefore)),
                 // From the third pass on the feed is unchanged (304), so passes are quick even under
-                // ThreadSanitizer on a loaded machine, where re-ingesting 3,280 features took minutes.
+                // ThreadSanitizer on a loaded machine, where re-ingesting 3,280 features can take minutes.
                 .conditional(body: try Fixtures.bytes(Fixtures.weekAfter), etag: "\"after\"", lastModified: nil),
             ]))
         let folder = try TemporaryDirectory()

@@ -52,8 +52,8 @@ import Testing
     /// leaves the writes behind it waiting for ever: the test then fails after five minutes, rather
     /// than hang.
     ///
-    /// Nothing here runs on the cooperative pool, which the other tests' fetches fill: on it, the
-    /// suite ran 350 of 500 rounds in a minute where the test alone runs them all in 4 s.
+    /// Nothing here runs on the cooperative pool, which the other tests' fetches fill, and which
+    /// would make the rounds wait on them.
     @Test func writesBegunAtOnceEachHoldTheConnectionToTheirEnd() async throws {
         let writer = Writer()
         let rounds = 500

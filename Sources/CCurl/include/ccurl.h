@@ -5,8 +5,8 @@
 //
 // libcurl is not linked: ccurl_load() opens libcurl.so.4 with dlopen the first time a download
 // needs it. Linking it would load its whole dependency chain (GnuTLS, OpenSSL, Kerberos, LDAP,
-// SSH...) at the start of every command, about 6 ms, three times what the read commands take
-// without it. The declarations come from Debian's libcurl4-openssl-dev headers.
+// SSH...) at the start of every command, several times what a read command costs without it. The
+// declarations come from Debian's libcurl4-openssl-dev headers.
 //
 // curl_easy_setopt and curl_easy_getinfo are C variadic functions, which Swift cannot call. Each
 // wrapper below fixes the type of the variadic argument for one kind of option, so the compiler

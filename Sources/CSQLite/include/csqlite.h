@@ -4,10 +4,10 @@
 // SQLite for Swift, opened on first use.
 //
 // libsqlite3 is not linked: csqlite_load() opens libsqlite3.so.0 with dlopen when the first
-// connection is opened. Linked, it was loaded at the start of every command, and binding its
-// symbols cost 0.2 ms of the 1.1 ms that `quakes --version` takes; commands that never open an
-// SQLite database (--version, help, every command on PostgreSQL or a GeoJSON file) paid it for
-// nothing. The declarations, types and constants come from Debian's libsqlite3-dev.
+// connection is opened. Linked, it would be loaded, and its symbols bound, at the start of every
+// command, a large part of what a quick command costs, which commands that never open an SQLite
+// database (--version, help, every command on PostgreSQL or a GeoJSON file) would pay for nothing.
+// The declarations, types and constants come from Debian's libsqlite3-dev.
 
 #include <sqlite3.h>
 

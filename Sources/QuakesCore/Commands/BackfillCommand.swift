@@ -56,7 +56,7 @@ package struct BackfillCommand: Command {
         let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
         let restart = restart
-        let summary = try await database.whileHoldingWriter(waiting: options.wait) {
+        let summary = try await database.whileHoldingWriter(waiting: options.writing.wait) {
             let store = database.store()
             try await store.open()
             let state = try await store.feedState(for: key)
@@ -73,7 +73,7 @@ package struct BackfillCommand: Command {
     }
 
     package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        CommonOptions.jsonFailure(arguments, for: help) {
+        WriteOptions.jsonFailure(arguments, for: help) {
             ServiceSummary.failure(.backfill, error: error, status: status)
         }
     }

@@ -2,10 +2,10 @@
 /// database (count, list, show, history, status) or none at all.
 ///
 /// The executable runs such a command on its main thread before Swift's concurrency runtime starts
-/// a thread: `quakes count --last 5h` took 4.2 ms of CPU with the runtime's threads started and the
-/// read on a thread of its own, where a Swift program doing the same read on its main thread takes
-/// 1.6 ms, as much as `sqlite3` (issue 21, BENCHMARKS.md). Run from a task (`Quakes.main`, as the
-/// tests run commands in-process), the same work goes to a thread of its own, off the cooperative pool.
+/// a thread: starting the runtime's threads, and a thread of its own for the read, would cost
+/// `quakes count` more than its read, which on the main thread costs what `sqlite3`'s does. Run
+/// from a task (`Quakes.main`, as the tests run commands in-process), the same work goes to a
+/// thread of its own, off the cooperative pool.
 package protocol BlockingCommand: Command {
     /// Does the work on the calling thread; returns how the process should end.
     func runBlocking(in environment: Environment) throws -> ExitStatus

@@ -18,7 +18,7 @@ package protocol Command: Sendable {
     static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String?
     /// The command as a `BlockingCommand`, if it is one; nil by default. Asked so, not cast (`as?
     /// any BlockingCommand.Type`), which has the runtime search the binary's conformances on first
-    /// use: 86,000 instructions, 2 % of `quakes count`.
+    /// use, at every start of `quakes count`.
     static var blocking: (any BlockingCommand.Type)? { get }
 }
 

@@ -39,15 +39,6 @@ package enum CommonOptions {
         } ?? defaultValue
     }
 
-    /// The one JSON object a command whose `--format json` output scripts read writes when it fails
-    /// as a whole (see `Command.failureOutput`), nil when it was not asked for JSON.
-    package static func jsonFailure(_ arguments: [String], for help: CommandHelp, _ object: () -> JSONValue) -> String?
-    {
-        let parsed = ParsedArguments.leniently(arguments, for: help)
-        guard (try? format(parsed, default: FetchCommand.Format.table)) == .json else { return nil }
-        return object().serialized() + "\n"
-    }
-
     /// `--section`, read.
     package static func section(_ arguments: ParsedArguments) throws(UsageError) -> SectionKey? {
         try arguments.value(.section, expected: SectionKey.form) { SectionKey(rawValue: $0.lowercased()) }

@@ -24,16 +24,10 @@ package struct FetchCommand: Command {
         ],
         options: [DatabaseLocation.option] + downloadOptions + [
             .init(.force, help: "Download even what the server says has not changed (no conditional request)."),
-            .init(
-                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
-                default: "0"),
+            WriteOptions.wait,
             .init(.author, value: "name", help: "The author recorded in the history.", default: "fetch"),
-            CommonOptions.format(
-                Format.self,
-                help:
-                    "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
-                default: .table),
-            .init(.quiet, short: "q", help: "Print nothing on success (for cron)."),
+            WriteOptions.format,
+            WriteOptions.quiet,
             .init(
                 .confirmVanished,
                 help:
@@ -62,16 +56,11 @@ package struct FetchCommand: Command {
             default: "$CURL_CA_BUNDLE, else $SSL_CERT_FILE and $SSL_CERT_DIR, else the system's", takesPath: true),
     ]
 
-    enum Format: String, Sendable, CaseIterable {
-        case table, json
-    }
-
     var sources: [String]
     var database: String?
     var settings = FetchSettings()
-    var wait: Double
-    var format: Format
-    var quiet: Bool
+    /// `--wait`, `--format` and `--quiet`.
+    var writing: WriteOptions
     /// The service that confirms vanished events, with `--confirm-vanished`.
     var confirmingService: FDSNService?
 
@@ -80,12 +69,7 @@ package struct FetchCommand: Command {
         database = try DatabaseLocation.option(arguments)
         settings = try Self.settings(arguments)
         settings.force = arguments.flag(.force)
-        wait =
-            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
-                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-            } ?? 0
-        format = try CommonOptions.format(arguments, default: .table)
-        quiet = arguments.flag(.quiet)
+        writing = try WriteOptions(arguments)
         let service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
         confirmingService = arguments.flag(.confirmVanished) ? service : nil
         if sources.filter({ $0 == "-" }).count > 1 {
@@ -124,11 +108,9 @@ package struct FetchCommand: Command {
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
-        let progress =
-            environment.standardErrorIsTerminal && !quiet
-            ? ProgressDisplay(output: environment.standardError) : nil
+        let progress = writing.showsProgress(in: environment) ? ProgressDisplay(output: environment.standardError) : nil
         let confirmingService = confirmingService
-        let (outcomes, vanished) = try await database.whileHoldingWriter(waiting: wait) { [settings] in
+        let (outcomes, vanished) = try await database.whileHoldingWriter(waiting: writing.wait) { [settings] in
             let store = database.store()
             try await store.open()
             let drawing = progress.map { progress in Task { await progress.run() } }
@@ -160,14 +142,7 @@ package struct FetchCommand: Command {
         let summary = FetchSummary(
             sources: sources, outcomes: outcomes, vanished: vanished, seconds: (ContinuousClock.now - started).seconds)
         for case let .failure(error) in outcomes { environment.standardError.writeLine("Error: \(error)") }
-        switch format {
-        case .json:
-            environment.standardOutput.writeLine(summary.json().serialized())
-        case .table where !quiet:
-            environment.standardError.write(summary.text())
-        case .table:
-            break
-        }
+        writing.write(json: { summary.json() }, text: { summary.text() }, in: environment)
         return summary.exitStatus
     }
 
@@ -175,7 +150,7 @@ package struct FetchCommand: Command {
     /// database refused, an interruption) still writes its one JSON object, so a script piping it
     /// to `jq` always reads one.
     package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        CommonOptions.jsonFailure(arguments, for: help) { FetchSummary.failure(error: error, status: status) }
+        WriteOptions.jsonFailure(arguments, for: help) { FetchSummary.failure(error: error, status: status) }
     }
 }
 

@@ -64,7 +64,7 @@ package struct FilterOptions: Sendable, Equatable {
 
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts. `describing` also spells them out in `asGiven`, for the commands that
-    /// draw: built for every command, it was a third of the instructions of `count`'s parsing.
+    /// draw: built for every command, it would be a large part of `count`'s parsing.
     package init(_ arguments: ParsedArguments, describing: Bool = false) throws(UsageError) {
         // Commands may take some of the filters only (`backfill` and `sync` those a service answers).
         func declared<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?) throws(UsageError)

@@ -18,9 +18,7 @@ package struct PruneCommand: Command {
             .init(.dryRun, help: "Print what would go, and change nothing."),
             .init(.now, value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
             CommonOptions.utc,
-            .init(
-                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
-                default: "0"),
+            WriteOptions.wait,
             .init(.quiet, short: "q", help: "Print nothing on success."),
         ])
 
@@ -46,10 +44,7 @@ package struct PruneCommand: Command {
             throw UsageError("Missing '--older-than <duration>' or '--history-older-than <duration>'")
         }
         dryRun = arguments.flag(.dryRun)
-        wait =
-            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
-                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-            } ?? 0
+        wait = try WriteOptions.wait(arguments)
         now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
     }
 

@@ -23,18 +23,8 @@ struct ServiceOptions: Sendable {
                     "Requests at a time, 1 to \(maximumConcurrency): the service asks automated clients to be gentle.",
                 default: "1"),
             .init(.pause, value: "seconds", help: "The pause between one request and the next.", default: "0.5"),
-            .init(
-                .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
-                default: "0"),
-        ] + FetchCommand.downloadOptions + [
-            CommonOptions.format(
-                FetchCommand.Format.self,
-                help:
-                    "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
-                default: .table),
-            .init(.quiet, short: "q", help: "Print nothing on success (for cron)."),
-            CommonOptions.utc,
-        ]
+            WriteOptions.wait,
+        ] + FetchCommand.downloadOptions + [WriteOptions.format, WriteOptions.quiet, CommonOptions.utc]
 
     static let maximumConcurrency = 4
 
@@ -49,9 +39,8 @@ struct ServiceOptions: Sendable {
     var concurrency: Int
     var pause: Double
     var settings: FetchSettings
-    var wait: Double
-    var format: FetchCommand.Format
-    var quiet: Bool
+    /// `--wait`, `--format` and `--quiet`.
+    var writing: WriteOptions
     var utc: Bool
 
     init(_ arguments: ParsedArguments, author: String) throws(UsageError) {
@@ -78,12 +67,7 @@ struct ServiceOptions: Sendable {
         var settings = try FetchCommand.settings(arguments)
         settings.author = author
         self.settings = settings
-        wait =
-            try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
-                Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-            } ?? 0
-        format = try CommonOptions.format(arguments, default: .table)
-        quiet = arguments.flag(.quiet)
+        writing = try WriteOptions(arguments)
         utc = arguments.flag(.utc)
     }
 
@@ -127,7 +111,7 @@ extension ServiceOptions {
         async throws -> ServiceSummary
     {
         let started = ContinuousClock.now
-        let showsProgress = environment.standardErrorIsTerminal && !quiet
+        let showsProgress = writing.showsProgress(in: environment)
         var summary = ServiceSummary(command: command, service: service, plans: [], error: nil, seconds: 0)
         for pass in passes {
             let resumed = pass.progress.windows > 0 && !pass.progress.complete
@@ -189,11 +173,7 @@ extension ServiceOptions {
     /// Writes the summary as `--format` and `--quiet` ask, and the error, if any, on standard error.
     func report(_ summary: ServiceSummary, in environment: Environment) -> ExitStatus {
         if let error = summary.error { environment.standardError.writeLine("Error: \(error)") }
-        switch format {
-        case .json: environment.standardOutput.writeLine(summary.json().serialized())
-        case .table where !quiet: environment.standardError.write(summary.text())
-        case .table: break
-        }
+        writing.write(json: { summary.json() }, text: { summary.text() }, in: environment)
         return summary.exitStatus
     }
 }

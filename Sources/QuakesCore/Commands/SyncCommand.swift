@@ -43,7 +43,7 @@ package struct SyncCommand: Command {
         let now = try options.filters.now(in: environment, zone: zone)
         let database = try DatabaseLocation.writer(option: database, in: environment)
         try await database.checkWritable()
-        let summary = try await database.whileHoldingWriter(waiting: options.wait) {
+        let summary = try await database.whileHoldingWriter(waiting: options.writing.wait) {
             let store = database.store()
             try await store.open()
             let status = try await database.readingAsWriter { try $0.status() }
@@ -155,6 +155,6 @@ package struct SyncCommand: Command {
     }
 
     package static func failureOutput(_ arguments: [String], error: any Error, status: ExitStatus) -> String? {
-        CommonOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
+        WriteOptions.jsonFailure(arguments, for: help) { ServiceSummary.failure(.sync, error: error, status: status) }
     }
 }

@@ -198,10 +198,9 @@ struct FeedIngest {
     ///
     /// The loop that hands batches on runs on the store's queue, between its jobs
     /// (`QuakeWriting.companionExecutor`), the decoders on the cooperative pool. On the pool, with
-    /// every thread of it decoding, the loop waited for a decode to end before it could give the
-    /// store its next batch: a quarter of two cores sat idle through a fresh ingest of 200,000
-    /// features, which took 3.4 s instead of 4.0 (medians of five). On a queue of its own, each
-    /// batch handed over and each answer woke another thread.
+    /// every thread of it decoding, the loop would wait for a decode to end before it could give the
+    /// store its next batch, and cores would sit idle meanwhile; on a queue of its own, each batch
+    /// handed over and each answer would wake another thread.
     private func decodeAndStore(from channel: BlockingChannel<FeedPart>, into writer: BatchWriter) async throws {
         try await withTaskExecutorPreference(store.companionExecutor) {
             try await decodeAndStoreInOrder(from: channel, into: writer)
@@ -214,9 +213,8 @@ struct FeedIngest {
             var stored = 0
             var decoded: [Int: IngestBatch] = [:]
             // The batch last stored, for the next decoder task to free before it decodes: freeing
-            // every text of its quakes here, between two batches the store waits for, took 4 % of
-            // the instructions of this loop and the store's together (20,000 features). Emptied
-            // first thing by the task, so no decode holds a stored batch in memory.
+            // every text of its quakes here would hold the store up, between two batches it waits
+            // for. Emptied first thing by the task, so no decode holds a stored batch in memory.
             var lastStored: IngestBatch?
             var inputEnded = false
             let preparation = store.eventPreparation
@@ -292,10 +290,9 @@ private final class BatchWriter {
     var report: IngestReport
     /// Whether the decoders should skim the next chunks rather than decode them: true while the
     /// store recognises most features of a batch. Starts false: the first chunks are decoded in
-    /// parallel whatever the feed, which costs a re-ingest of 200,000 features 4 of its 550 chunks,
-    /// where starting true made the store decode, alone and after a skim, every feature of a first
-    /// ingest's first chunks and of every small new feed (twice the CPU of the test suites under
-    /// ThreadSanitizer).
+    /// parallel whatever the feed, which costs a re-ingest a few of its hundreds of chunks, where
+    /// starting true would make the store decode, alone and after a skim, every feature of a first
+    /// ingest's first chunks and of every small new feed.
     let skimming: Atomic<Bool>
     private var ticket: IngestTicket?
 

@@ -40,8 +40,7 @@ public struct IngestBatch: Sendable {
     package private(set) var features: [Feature] = []
     /// Every id the features name, their own and their `ids`: those whose owners an engine reads,
     /// in one query, before it applies the batch. Gathered as features are added, by the decoders:
-    /// gathered by the store, each feature was copied whole to read its ids (3 % of the store's
-    /// instructions in a fresh ingest).
+    /// gathered by the store, each feature would be copied whole to read its ids.
     package private(set) var namedIDs: [String] = []
     /// The features the decoders found unusable.
     package var problems: [FeatureProblem] = []

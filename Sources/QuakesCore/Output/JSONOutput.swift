@@ -10,8 +10,8 @@ package protocol JSONOutput {
     /// Takes a string's UTF-8 bytes, quoted and escaped: the extension's for every output. A
     /// requirement so that code generic over its output (the text of a row, which
     /// `QuakeFormats.writeJSONObject` writes in a closure) reaches the output's own specialised copy
-    /// in one witness call; the generic copy makes one for every run of bytes, which cost an export's
-    /// writing thread a tenth of its time.
+    /// in one witness call; the generic copy makes one for every run of bytes, a cost on every row
+    /// an export writes.
     mutating func append(quoting text: UnsafeBufferPointer<UInt8>)
 }
 

@@ -46,8 +46,8 @@ package enum QuakeFormats {
     /// writes a reader's row as it is, without a `Quake` in between.
     ///
     /// Inlined into each caller, where the output's type is known: a listing's writer is generic
-    /// over its rows, so this was not specialised for the JSON buffer, and every byte it wrote went
-    /// through the witness table of `JSONOutput` (200,000 rows: 3.49 G → 3.21 G instructions).
+    /// over its rows, so this would not otherwise be specialised for the JSON buffer, and every byte
+    /// it writes would go through the witness table of `JSONOutput`.
     @inline(__always) static func writeJSONObject(
         _ row: some QuakeRow, distance: Double? = nil, section: String? = nil, zone: String? = nil,
         to json: inout some JSONOutput
@@ -56,11 +56,9 @@ package enum QuakeFormats {
         let fields = QuakeField.listed
         keys.bytes.withUnsafeBufferPointer { keyBytes in
             var start = 0
-            // By index, not `zip`: perf showed the debug builds the tests run asking the Swift
-            // runtime, at each step of an unspecialised zip, for its element's type under a lock
-            // that the threads of concurrent listings queued on (under ThreadSanitizer, the engine
-            // parity suite spent 190 s of its 384 in the kernel, most of it in that lock's futex
-            // calls).
+            // By index, not `zip`: in the debug builds the tests run, each step of an unspecialised
+            // zip asks the Swift runtime for its element's type under a lock, which the threads of
+            // concurrent listings queue on.
             for index in fields.indices {
                 let field = fields[index]
                 let end = keys.ends[index]

@@ -44,7 +44,7 @@ public enum SectionKey: String, Sendable, CaseIterable {
     }
 
     /// 2^53; `PostgresQuery` writes it in SQL too. Computed, not a `static let`: a lazily made
-    /// static takes a `swift_once`, which hung threads under ThreadSanitizer before (README).
+    /// static takes a `swift_once`, which can hang threads under ThreadSanitizer.
     package static var outermostBand: Int64 { 1 << 53 }
 
     /// The magnitudes whose band is `band`: the outermost bands reach to infinity.

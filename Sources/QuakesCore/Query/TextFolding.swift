@@ -1,6 +1,6 @@
 // The standard library's own NFD, which its string comparison uses; `_Unicode` is its interface for
 // the toolchain's string-processing module. Foundation's `decomposedStringWithCanonicalMapping`,
-// the public equivalent, lives in the module quakes no longer links (see Package.swift).
+// the public equivalent, lives in the module quakes does not link (see Package.swift).
 @_spi(_Unicode) import Swift
 
 /// Text matching and ordering that ignores case and accents, Unicode-aware, with an ASCII fast path.
@@ -13,7 +13,7 @@ package enum TextFolding {
     /// The folded form of `text`.
     package static func fold(_ text: String) -> String {
         if isASCII(text) { return lowercasedASCII(text) }
-        // Into bytes, not a `UnicodeScalarView` (350 instructions an append), and with no look-up
+        // Into bytes, not a `UnicodeScalarView` (whose append costs far more), and with no look-up
         // of the general category of an ASCII scalar, which is never a mark.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -73,9 +73,9 @@ package enum TextFolding {
     }
 
     /// Whether every byte is ASCII, by the stored-text readers' word-at-a-time scan
-    /// (`ByteRuns.nonASCII`), not `allSatisfy`: perf showed the debug builds the tests run
-    /// queueing, at each step of the unspecialised algorithm, on the Swift runtime's lock for a
-    /// type, as concurrent sorts compared places.
+    /// (`ByteRuns.nonASCII`), not `allSatisfy`: in the debug builds the tests run, each step of the
+    /// unspecialised algorithm queues on the Swift runtime's lock for a type, as concurrent sorts
+    /// compare places.
     private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         return ByteRuns.nonASCII(base.assumingMemoryBound(to: UInt8.self), from: 0, count: bytes.count) == bytes.count
@@ -86,8 +86,8 @@ package enum TextFolding {
         return text.withUTF8 { isASCII(UnsafeRawBufferPointer($0)) }
     }
 
-    /// `text.lowercased()` for ASCII text, a byte at a time: the standard library's took 2,300
-    /// instructions for a typical place, in every event a fetch stores.
+    /// `text.lowercased()` for ASCII text, a byte at a time: the standard library's, made for every
+    /// script, costs far more, and runs for every event a fetch stores.
     private static func lowercasedASCII(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in

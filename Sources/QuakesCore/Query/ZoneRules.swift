@@ -4,10 +4,9 @@ import Glibc
 /// database (TZif files, RFC 8536, Debian's tzdata), or from a POSIX `TZ` rule (`EST5EDT`,
 /// `<+03>-3`, `CET-1CEST,M3.5.0,M10.5.0/3`).
 ///
-/// quakes read zones through Foundation's `TimeZone`, which needs ICU and its own copy of the
-/// database: linked with the rest of Foundation, they tripled the executable and cost every command
-/// a quarter of its start-up (see Package.swift). Reading the system's files also shows the offsets `date` and SQLite's
-/// `localtime` show, updated with the system.
+/// Not Foundation's `TimeZone`, which needs ICU and its own copy of the database, and the rest of
+/// Foundation with them, which quakes does not link (see Package.swift). Reading the system's files
+/// also shows the offsets `date` and SQLite's `localtime` show, updated with the system.
 struct ZoneRules: Sendable, Equatable {
     /// Instants (seconds since 1970) at which the offset changes, ascending.
     private let transitions: [Int64]

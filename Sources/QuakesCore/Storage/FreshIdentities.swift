@@ -1,8 +1,7 @@
 /// The ids an ingest has given owners, when it began on a database that had none (a first load):
 /// then only those can have an owner, and a batch reads the owners of the ids it names only for
-/// those that may be among them. Without it, every batch of a first load looked up every id it
-/// named, finding none but the rare repeat: 2.6 % of a fresh fetch's instructions, of which the
-/// filter's hashing takes back a third.
+/// those that may be among them. Without it, every batch of a first load would look up every id it
+/// names, finding none but the rare repeat, which costs more than the filter's hashing.
 ///
 /// A Bloom filter of fixed size, so that memory stays flat however large the load: it never
 /// says no for an id it was given, and says yes for another one in about 200 after a million ids

@@ -9,8 +9,8 @@ package final class QueueExecutor: SerialExecutor {
     /// A task executor whose jobs run on this queue, between the actor's: for a task that does
     /// little but hand the actor work and wait for the answer (an ingest's loop, which gives the
     /// store its batches). Each hand-over and each answer then continues on the thread that is
-    /// already running, where on a queue of its own each woke another thread: 0.08 to 0.16 s of a
-    /// 200,000-feature fetch's 2.5 s went in those 541 round trips.
+    /// already running, where on a queue of its own each would wake another thread, a round trip
+    /// for every batch.
     package let companion: QueueTaskExecutor
 
     package init(label: String) {

@@ -6,7 +6,7 @@ import Glibc
 /// A new thread rather than a dispatch queue: a download can block for minutes while the store
 /// catches up, and the store's own queue must always find a thread to run on, which a saturated
 /// global queue would not guarantee. A bare POSIX thread rather than Foundation's `Thread`, whose
-/// first use costs half a millisecond of set-up that `quakes count` would otherwise pay.
+/// first use costs a set-up that `quakes count` would otherwise pay.
 package enum Blocking {
     package static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in

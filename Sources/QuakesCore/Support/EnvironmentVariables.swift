@@ -4,9 +4,9 @@ import Glibc
 /// asked for, or a fixed set that a test hands in.
 ///
 /// Commands only ever look variables up by name, a handful per run, so the process's are never
-/// copied into a dictionary: building one at start-up was 95,000 of the 3.56 M instructions of
-/// `quakes count`, most of them the Swift runtime instantiating `[String: String]` and searching
-/// the binary for `String`'s `Hashable` conformance.
+/// copied into a dictionary: building one at start-up would have the Swift runtime instantiate
+/// `[String: String]` and search the binary for `String`'s `Hashable` conformance, a cost every
+/// command would pay.
 public struct EnvironmentVariables: Sendable, ExpressibleByDictionaryLiteral {
     /// The fixed set, or nil for the process's own.
     private let fixed: [String: String]?

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Path arithmetic on strings, as NSString's path methods did it: those live in Foundation's whole
-/// module, which quakes no longer links (its start-up cost is in Package.swift), and quakes needs
+/// module, which quakes does not link (see Package.swift for why), and quakes needs
 /// only these, and the target of a symbolic link.
 package enum FilePaths {
     /// What the symbolic link at `path` points to, as written in the link; nil when it is not one.

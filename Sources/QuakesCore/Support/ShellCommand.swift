@@ -4,12 +4,9 @@ import Glibc
 ///
 /// Spawned with `posix_spawn` and waited for with `waitpid` on the calling thread (callers run it
 /// through `Blocking`), not with Foundation's `Process`, whose `waitUntilExit` waits for a monitor
-/// thread of its own to hear of the child's end. (A watch whose hooks ran that way once printed
-/// nothing for 300 s under ThreadSanitizer; the cause proved to be the test process's starved
-/// cooperative threads, not `Process`: see `SANITIZED_WIDTH` in the Makefile.) The child starts as
-/// a shell started by a shell would: every signal at its default action (quakes ignores SIGPIPE,
-/// SIGINT and SIGTERM, and an ignored signal stays ignored across `exec`), none blocked, and the
-/// process's environment.
+/// thread of its own to hear of the child's end. The child starts as a shell started by a shell
+/// would: every signal at its default action (quakes ignores SIGPIPE, SIGINT and SIGTERM, and an
+/// ignored signal stays ignored across `exec`), none blocked, and the process's environment.
 package enum ShellCommand {
     /// Runs `command` with `input` on its standard input and waits for it to end; nil when it
     /// exited with status 0, else what went wrong, for a warning.

@@ -3,7 +3,7 @@ import Glibc
 extension String {
     /// `arguments` formatted by C's `printf` rules (`%.1f`, `%6.1f km`), in the C locale that quakes
     /// never leaves: a decimal point, whatever the user's locale. Foundation's `String(format:)`
-    /// gave the same text, but lives in the module quakes no longer links (see Package.swift).
+    /// gives the same text, but lives in the module quakes does not link (see Package.swift).
     package init(cFormat format: String, _ arguments: any CVarArg...) {
         self.init(cFormat: format, arguments: arguments)
     }

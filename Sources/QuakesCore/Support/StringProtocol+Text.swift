@@ -1,5 +1,5 @@
-// Foundation's string methods that quakes used live in the module it no longer links (its start-up
-// cost is in Package.swift); these are the two it needs, on the text's bytes and characters.
+// Foundation's string methods live in a module that quakes does not link (see Package.swift for
+// why); these are the two it needs, on the text's bytes and characters.
 
 extension StringProtocol {
     /// The text without the leading and trailing characters `isTrimmed` accepts, as Foundation's

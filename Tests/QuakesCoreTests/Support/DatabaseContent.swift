@@ -6,8 +6,9 @@ import SQLite
 @testable import QuakesCore
 
 /// Every row of every table of a database (the view `quake_alias` too), to compare what two
-/// databases of one engine hold, or what one held before a process died. Both engines have the
-/// same tables; a value is compared as the engine writes it as text.
+/// databases of one engine hold, or what one held before a process died. The SQL engines have the
+/// same tables, and a GeoJSON-file store is read as those tables; a value is compared as the
+/// engine writes it as text.
 struct DatabaseContent: Equatable {
     /// The tables of the current schema, and the view.
     static let allTables = ["quake", "identity", "quake_alias", "history_transaction", "history_change", "feed_state"]
@@ -17,7 +18,7 @@ struct DatabaseContent: Equatable {
 
     var tables: [String: [[String]]]
 
-    /// The content of the database at `path`: an SQLite file, or a `postgresql://` URI.
+    /// The content of the database at `path`: an SQLite file, a `postgresql://` URI, or a GeoJSON file.
     init(path: String, tables names: [String] = allTables) throws {
         tables = [:]
         if path.hasSuffix(".geojson") {

@@ -20,7 +20,7 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The engines the behavioural suites run on: all three, but under a sanitizer SQLite and
     /// PostgreSQL only. The GeoJSON file reads and rewrites itself whole at every command, which in
-    /// a debug build under AddressSanitizer took the suites from 6 to 15 minutes; there its own
+    /// a debug build under AddressSanitizer would more than double the suites' time; there its own
     /// suite (`GeoJSONEngineTests`: its writer actor, parallel decoding, read cache and file
     /// replacement) and the engine-parity suite run it.
     static var allCases: [TestEngine] {
