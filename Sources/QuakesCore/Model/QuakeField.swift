@@ -1,7 +1,9 @@
 /// The stored fields of a quake, in table order: the one list that pairs a `Quake` property with
-/// its name and its kind, from which the feed decoder's properties, every engine's schema, writes
-/// and reads, and every output format are made. `set(_:in:)` and `Quake`'s `QuakeRow` readers are
-/// the one place each field meets its `Quake` property.
+/// its name and its kind. Made from it: the properties the feed decoder reads (`properties`, by
+/// `staticName`), the engines' column lists, row writers and row readers, and every output format's
+/// members (`listed`). Not made from it: the engines' `CREATE TABLE`s, which are migrations written
+/// out once and never changed (SchemaTests holds each table's columns to this list). `set(_:in:)`
+/// and `Quake`'s `QuakeRow` readers are the one place each field meets its `Quake` property.
 ///
 /// Public, with its kind and the `Quake` readers inlinable, so that the engines, whose writes read
 /// every field of every event, get them inlined across the module boundary.
