@@ -17,7 +17,10 @@ struct ManualPage {
 
     /// The environment variables that change what quakes does, and how: the ENVIRONMENT section.
     static let environmentVariables: [(name: String, meaning: String)] = [
-        ("QUAKES_DB", "The database file or postgresql:// URI, when --db is not given. It must not be empty."),
+        (
+            "QUAKES_DB",
+            "The database, a file or a server's URI (see STORAGE ENGINES), when --db is not given. It must not be empty."
+        ),
         ("XDG_DATA_HOME", "When QUAKES_DB is unset, the database is $XDG_DATA_HOME/quakes/quakes.sqlite."),
         (
             "HOME",

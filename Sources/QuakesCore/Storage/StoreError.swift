@@ -75,7 +75,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             "database \(path) has schema version \(found), older than this version of quakes uses (\(latest)); "
                 + "read commands never write, so run 'quakes fetch' (or 'quakes prune') once to upgrade it"
         case let .connection(message, .noDatabase):
-            message + "; an administrator creates it (createdb), as the README's 'Sharing one database' shows"
+            message + "; quakes never creates one on a server: an administrator does"
         case let .connection(message, _):
             message
         case let .other(text):

@@ -16,7 +16,7 @@ package enum DatabaseLocation {
     /// Reads `--db`, which, when given, must not be empty.
     package static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
         try arguments.value(
-            .db, expected: "a file path or a postgresql:// URI (an empty one would fall back to the default database)"
+            .db, expected: "a file path or a database URI (an empty one would fall back to the default database)"
         ) {
             $0.isEmpty ? nil : $0
         }

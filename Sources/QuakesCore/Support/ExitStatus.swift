@@ -67,7 +67,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
         ),
         (
             .temporaryFailure,
-            "another quakes process is writing the database (beyond --wait), SQLite's lock outlasted its busy timeout, or the database server takes no connection now: try again later"
+            "another quakes process is writing the database (beyond --wait), the database's own lock outlasted its busy timeout, or the database server takes no connection now: try again later"
         ),
         (.noPermission, "the database server refused the connection: password, role, pg_hba.conf or CONNECT privilege"),
         (
