@@ -9,51 +9,55 @@ import Testing
 @testable import SQLiteEngine
 
 @Suite struct ParsedArgumentsTests {
+    private static let limit = ValueOption(
+        "limit", short: "n", value: "n", help: "A limit.", expected: "a whole number"
+    ) { Int($0) }
+    private static let minMagnitude = ValueOption(
+        "min-magnitude", value: "m", help: "A magnitude.", expected: "a number", Double.init)
+    private static let quiet = Flag("quiet", short: "q", help: "Quiet.")
+    private static let utc = Flag("utc", help: "UTC.")
+
     private let command = CommandHelp(
         commandName: "quakes test", abstract: "A test command.",
         arguments: [.init("word", help: "Words.", isRepeating: true, isOptional: true)],
-        options: [
-            .init(.limit, short: "n", value: "n", help: "A limit."),
-            .init(.minMagnitude, value: "m", help: "A magnitude."),
-            .init(.quiet, short: "q", help: "Quiet."),
-            .init(.utc, help: "UTC."),
-        ])
+        options: [limit.declaration, minMagnitude.declaration, quiet.declaration, utc.declaration])
 
     @Test func readsEverySpellingOfOptionsAndFlags() throws {
         let parsed = try ParsedArguments(
             ["a", "--limit", "5", "--min-magnitude=-1.5", "-q", "b", "--utc", "--", "--c", "-q"],
             for: command)
-        #expect(parsed.value(.limit) == "5")
-        #expect(parsed.value(.minMagnitude) == "-1.5")
-        #expect(parsed.flag(.quiet))
-        #expect(parsed.flag(.utc))
+        #expect(try parsed.read(Self.limit) == 5)
+        #expect(try parsed.read(Self.minMagnitude) == -1.5)
+        #expect(parsed.read(Self.quiet))
+        #expect(parsed.read(Self.utc))
         #expect(!parsed.wantsHelp)
         #expect(parsed.positionals == ["a", "b", "--c", "-q"])
     }
 
     @Test func aValueOptionTakesTheNextWordEvenWhenItStartsWithADash() throws {
         let parsed = try ParsedArguments(["--min-magnitude", "-1", "-n", "-2"], for: command)
-        #expect(parsed.value(.minMagnitude) == "-1")
-        #expect(parsed.value(.limit) == "-2")
+        #expect(try parsed.read(Self.minMagnitude) == -1)
+        #expect(try parsed.read(Self.limit) == -2)
     }
 
     @Test func groupedShortFlagsAndAnAttachedShortValue() throws {
         let parsed = try ParsedArguments(["-qh", "-n10"], for: command)
-        #expect(parsed.flag(.quiet))
+        #expect(parsed.read(Self.quiet))
         #expect(parsed.wantsHelp)
-        #expect(parsed.value(.limit) == "10")
+        #expect(try parsed.read(Self.limit) == 10)
     }
 
     @Test func theLastOfARepeatedValueWinsAndAllAreKept() throws {
         let parsed = try ParsedArguments(
             ["--limit", "1", "-q", "--min-magnitude", "3", "--limit", "2", "--quiet"], for: command)
-        #expect(parsed.value(.limit) == "2")
-        #expect(parsed.values(.limit) == ["1", "2"])
-        #expect(parsed.values(.minMagnitude) == ["3"])
-        #expect(parsed.flag(.quiet))
-        #expect(!parsed.flag(.utc))
-        #expect(parsed.value(.utc) == nil)
-        #expect(parsed.values(.utc).isEmpty)
+        #expect(try parsed.read(Self.limit) == 2)
+        #expect(try parsed.values(Self.limit) == [1, 2])
+        #expect(try parsed.values(Self.minMagnitude) == [3])
+        #expect(parsed.given(Self.limit.declaration) == .value("2"))
+        #expect(parsed.read(Self.quiet))
+        #expect(parsed.given(Self.quiet.declaration) == .flag)
+        #expect(!parsed.read(Self.utc))
+        #expect(parsed.given(Self.utc.declaration) == nil)
     }
 
     @Test func aLoneDashIsAPositional() throws {
@@ -73,11 +77,10 @@ import Testing
 
     @Test func convertedValuesNameTheOptionAndTheAcceptedFormWhenMalformed() throws {
         let parsed = try ParsedArguments(["--limit", "abc"], for: command)
-        let error = try #require(throws: UsageError.self) {
-            try parsed.value(.limit, expected: "a whole number") { Int($0) }
-        }
+        let error = try #require(throws: UsageError.self) { try parsed.read(Self.limit) }
         #expect(error.message == "The value 'abc' is invalid for '--limit <n>': expected a whole number")
-        #expect(try parsed.value(.utc, expected: "x") { Int($0) } == nil)
+        #expect(try parsed.read(Self.minMagnitude) == nil)
+        #expect(try parsed.read(Self.minMagnitude.defaulting(to: 2.5)) == 2.5)
     }
 
     @Test func neverCrashesOnArbitraryArguments() throws {

@@ -16,21 +16,23 @@ package struct BackfillCommand: Command {
             starts over), and a complete one fetches nothing. For recent events, prefer 'quakes fetch' \
             (the summary feeds) and keep a backfilled copy current with 'quakes sync'.
             """,
-        options: [DatabaseLocation.option]
-            + FilterOptions.options.filter { [OptionName.since.rawValue, OptionName.until.rawValue].contains($0.name) }
-            + ServiceOptions.filterOptions + [
-                .init(.restart, help: "Start over, forgetting the progress of an earlier run of the same backfill."),
-                .init(.author, value: "name", help: "The author recorded in the history.", default: "backfill"),
-            ] + ServiceOptions.options)
+        options: [
+            DatabaseLocation.option.declaration, FilterOptions.since.declaration, FilterOptions.until.declaration,
+        ]
+            + ServiceOptions.filterOptions + [restart.declaration, author.declaration] + ServiceOptions.options)
+
+    static let restart = Flag(
+        "restart", help: "Start over, forgetting the progress of an earlier run of the same backfill.")
+    static let author = FetchCommand.author(default: "backfill")
 
     var database: String?
     var options: ServiceOptions
     var restart: Bool
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
-        database = try DatabaseLocation.option(arguments)
-        options = try ServiceOptions(arguments, author: arguments.value(.author) ?? "backfill")
-        restart = arguments.flag(.restart)
+        database = try arguments.read(DatabaseLocation.option)
+        options = try ServiceOptions(arguments, author: Self.author)
+        restart = arguments.read(Self.restart)
         guard options.filters.since != nil else {
             throw UsageError("'--since <when>' is required: the start of the time range to backfill")
         }

@@ -2,7 +2,9 @@
 ///
 /// Parsing and help come from the same value, so they cannot disagree.
 public struct CommandHelp: Sendable {
-    /// An option, such as `--timeout <seconds>` or the flag `-q, --quiet`.
+    /// An option, such as `--timeout <seconds>` or the flag `-q, --quiet`, as help, the manual, the
+    /// completions and the parser see it. Commands declare theirs as a `Flag`, a `ValueOption` or a
+    /// `DefaultedOption`, which also say how the value is read.
     public struct Option: Sendable, Equatable {
         /// The long name, without dashes.
         public var name: String
@@ -20,10 +22,10 @@ public struct CommandHelp: Sendable {
         public var takesPath: Bool
 
         public init(
-            _ name: OptionName, short: Character? = nil, value: String? = nil, help: String,
+            _ name: String, short: Character? = nil, value: String? = nil, help: String,
             default defaultValue: String? = nil, choices: [String] = [], takesPath: Bool = false
         ) {
-            self.name = name.rawValue
+            self.name = name
             self.short = short
             self.value = value
             self.help = help
@@ -101,11 +103,11 @@ public struct CommandHelp: Sendable {
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options + [Self.help]
+        self.options = options + [Self.help.declaration]
         self.subcommands = subcommands
         self.sections = sections
     }
 
     /// `-h, --help`, which every command has.
-    public static let help = Option(.help, short: "h", help: "Show help information.")
+    public static let help = Flag("help", short: "h", help: "Show help information.")
 }

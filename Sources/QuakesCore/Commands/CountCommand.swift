@@ -9,11 +9,11 @@ package struct CountCommand: BlockingCommand {
             Prints one integer. With --section, the count of every non-empty section instead, in the \
             key's natural order: days newest first, magnitude bands highest first, unknown last.
             """,
-        options: [DatabaseLocation.option] + FilterOptions.options + [
-            CommonOptions.section,
-            CommonOptions.format(Format.self, help: "table (also text), json or csv.", default: .table),
-            CommonOptions.utc,
+        options: [DatabaseLocation.option.declaration] + FilterOptions.options + [
+            CommonOptions.section.declaration, format.declaration, CommonOptions.utc.declaration,
         ])
+
+    static let format = CommonOptions.format(Format.self, help: "table (also text), json or csv.", default: .table)
 
     enum Format: String, Sendable, CaseIterable {
         case table, json, csv
@@ -27,11 +27,11 @@ package struct CountCommand: BlockingCommand {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
+        database = try arguments.read(DatabaseLocation.option)
         filters = try FilterOptions(arguments)
-        section = try CommonOptions.section(arguments)
-        format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag(.utc)
+        section = try arguments.read(CommonOptions.section)
+        format = try arguments.read(Self.format)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {

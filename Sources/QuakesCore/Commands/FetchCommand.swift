@@ -22,39 +22,60 @@ package struct FetchCommand: Command {
                     """, isRepeating: true, isOptional: true, default: "all_day", choices: FeedSource.summaryFeedNames,
                 takesPath: true)
         ],
-        options: [DatabaseLocation.option] + downloadOptions + [
-            .init(.force, help: "Download even what the server says has not changed (no conditional request)."),
-            WriteOptions.wait,
-            .init(.author, value: "name", help: "The author recorded in the history.", default: "fetch"),
-            WriteOptions.format,
-            WriteOptions.quiet,
-            .init(
-                .confirmVanished,
-                help:
-                    "Ask the FDSN service about each stored event a summary feed no longer lists, and record what it says (deleted, merged, revised)."
-            ),
-            .init(
-                .service, value: "url", help: "The FDSN event service --confirm-vanished asks.",
-                default: FDSNService.comCat),
+        options: [DatabaseLocation.option.declaration] + downloadOptions + [
+            force.declaration, WriteOptions.wait.declaration, author.declaration, WriteOptions.format.declaration,
+            WriteOptions.quiet.declaration, confirmVanished.declaration, service.declaration,
         ])
 
-    /// The download options that `fetch` and `watch` share.
+    static let force = Flag(
+        "force", help: "Download even what the server says has not changed (no conditional request).")
+    static let author = author(default: "fetch")
+    static let confirmVanished = Flag(
+        "confirm-vanished",
+        help:
+            "Ask the FDSN service about each stored event a summary feed no longer lists, and record what it says (deleted, merged, revised)."
+    )
+    static let service = ServiceOptions.service(help: "The FDSN event service --confirm-vanished asks.")
+
+    // MARK: - The download options that `fetch`, `watch`, `backfill` and `sync` share
+
+    static let timeout = ValueOption(
+        "timeout", value: "seconds", help: "The longest a download may take, time spent storing excluded.",
+        default: "60", expected: "a number of seconds greater than 0"
+    ) { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+    .defaulting(to: standard.timeout)
+    static let maxBytes = ValueOption(
+        "max-bytes", value: "bytes",
+        help: "The largest response accepted, after decompression; K, M and G suffixes count in 1024s.",
+        default: "1G", expected: "a number of bytes, such as 1048576, 512K, 100M or 1G", ByteCount.parse
+    )
+    .defaulting(to: standard.maximumBytes)
+    static let retries = ValueOption(
+        "retries", value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
+        default: "3", expected: "a whole number, 0 or more"
+    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+    .defaulting(to: standard.retries)
+    static let cacert = ValueOption(
+        "cacert", value: "file",
+        help: "Trust the certificate authorities in FILE (PEM) for https, instead of the system's.",
+        default: "$CURL_CA_BUNDLE, else $SSL_CERT_FILE and $SSL_CERT_DIR, else the system's", takesPath: true,
+        expected: "the path of a PEM file"
+    ) { $0.isEmpty ? nil : $0 }
+
+    /// The settings' own defaults, which the download options' are.
+    private static let standard = FetchSettings()
+
     static let downloadOptions: [CommandHelp.Option] = [
-        .init(
-            .timeout, value: "seconds", help: "The longest a download may take, time spent storing excluded.",
-            default: "60"),
-        .init(
-            .maxBytes, value: "bytes",
-            help: "The largest response accepted, after decompression; K, M and G suffixes count in 1024s.",
-            default: "1G"),
-        .init(
-            .retries, value: "n", help: "How many times to retry a timeout, a dropped connection, HTTP 429 or 5xx.",
-            default: "3"),
-        .init(
-            .cacert, value: "file",
-            help: "Trust the certificate authorities in FILE (PEM) for https, instead of the system's.",
-            default: "$CURL_CA_BUNDLE, else $SSL_CERT_FILE and $SSL_CERT_DIR, else the system's", takesPath: true),
+        timeout.declaration, maxBytes.declaration, retries.declaration, cacert.declaration,
     ]
+
+    /// `--author`, the author recorded in the history, for a command that records `name` by default.
+    static func author(default name: String) -> DefaultedOption<String> {
+        ValueOption(
+            "author", value: "name", help: "The author recorded in the history.", default: name, expected: "a name"
+        ) { $0.isEmpty ? nil : $0 }
+        .defaulting(to: name)
+    }
 
     var sources: [String]
     var database: String?
@@ -66,35 +87,27 @@ package struct FetchCommand: Command {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
-        database = try DatabaseLocation.option(arguments)
-        settings = try Self.settings(arguments)
-        settings.force = arguments.flag(.force)
+        database = try arguments.read(DatabaseLocation.option)
+        settings = try Self.settings(arguments, author: Self.author)
+        settings.force = arguments.read(Self.force)
         writing = try WriteOptions(arguments)
-        let service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
-        confirmingService = arguments.flag(.confirmVanished) ? service : nil
+        let service = try arguments.read(Self.service)
+        confirmingService = arguments.read(Self.confirmVanished) ? service : nil
         if sources.filter({ $0 == "-" }).count > 1 {
             throw UsageError("Standard input ('-') can be read only once")
         }
     }
 
-    /// Reads the download options of `fetch` and `watch` into settings.
-    static func settings(_ arguments: ParsedArguments) throws(UsageError) -> FetchSettings {
+    /// Reads the download options and `author`, the command's `--author`, into settings.
+    static func settings(_ arguments: ParsedArguments, author: DefaultedOption<String>) throws(UsageError)
+        -> FetchSettings
+    {
         var settings = FetchSettings()
-        settings.timeout =
-            try arguments.value(.timeout, expected: "a number of seconds greater than 0") { text in
-                Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-            } ?? settings.timeout
-        settings.maximumBytes =
-            try arguments.value(
-                .maxBytes, expected: "a number of bytes, such as 1048576, 512K, 100M or 1G",
-                ByteCount.parse) ?? settings.maximumBytes
-        settings.retries =
-            try arguments.value(.retries, expected: "a whole number, 0 or more") { text in
-                Int(text).flatMap { $0 >= 0 ? $0 : nil }
-            } ?? settings.retries
-        settings.caBundle = try arguments.value(.cacert, expected: "the path of a PEM file") { $0.isEmpty ? nil : $0 }
-        settings.author =
-            try arguments.value(.author, expected: "a name") { $0.isEmpty ? nil : $0 } ?? settings.author
+        settings.timeout = try arguments.read(timeout)
+        settings.maximumBytes = try arguments.read(maxBytes)
+        settings.retries = try arguments.read(retries)
+        settings.caBundle = try arguments.read(cacert)
+        settings.author = try arguments.read(author)
         return settings
     }
 

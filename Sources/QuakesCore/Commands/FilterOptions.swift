@@ -6,42 +6,88 @@ package struct FilterOptions: Sendable, Equatable {
     package static let alertLevels = ["green", "yellow", "orange", "red", "pending"]
     package static let statuses = ["automatic", "reviewed"]
 
+    package typealias Moment = TimeExpression.Moment
+
+    static let last = ValueOption(
+        "last", value: "duration",
+        help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d.",
+        expected: TimeExpression.durationForm, TimeExpression.duration)
+    static let since = ValueOption(
+        "since", value: "when",
+        help:
+            "Events at or after WHEN: YYYY-MM-DD (midnight in the display zone), a date-time in the display zone or with Z or an offset, or a duration before now.",
+        expected: TimeExpression.momentForm, Moment.init)
+    static let until = ValueOption(
+        "until", value: "when", help: "Events before WHEN (exclusive), written as for --since.",
+        expected: TimeExpression.momentForm, Moment.init)
+    static let now = now(help: "The moment taken as now, for reproducible queries over old data.")
+    static let minMagnitude = ValueOption(
+        "min-magnitude", value: "m", help: "Magnitude at least M; events with no magnitude never match.",
+        expected: magnitude, finiteNumber)
+    static let maxMagnitude = ValueOption(
+        "max-magnitude", value: "m", help: "Magnitude at most M.", expected: magnitude, finiteNumber)
+    static let place = ValueOption(
+        "place", value: "text", help: "Place contains TEXT, ignoring case and accents (Unicode-aware).",
+        expected: "some text"
+    ) { $0.isEmpty ? nil : $0 }
+    static let `type` = ValueOption(
+        "type", value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…",
+        expected: "an event type, such as earthquake"
+    ) { $0.isEmpty ? nil : $0 }
+    static let status = ValueOption(
+        "status", value: "status", help: "automatic or reviewed, ignoring case.", choices: statuses,
+        expected: "automatic or reviewed"
+    ) { text in statuses.contains(text.lowercased()) ? text.lowercased() : nil }
+    static let alert = ValueOption(
+        "alert", value: "level", help: "PAGER alert level: green, yellow, orange, red or pending.",
+        choices: alertLevels, expected: "green, yellow, orange, red or pending"
+    ) { text in alertLevels.contains(text.lowercased()) ? text.lowercased() : nil }
+    static let tsunami = Flag("tsunami", help: "Only events flagged for a possible tsunami.")
+    static let near = ValueOption(
+        "near", value: "lat,lon",
+        help:
+            "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM. Also a capital's or large city's name, ignoring case and accents: tokyo, sao paulo.",
+        expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
+    ) { text -> Near? in
+        if namesAPlace(text) { return .place(text) }
+        guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
+            return nil
+        }
+        return .point(GeoPoint(latitude: numbers[0], longitude: numbers[1]))
+    }
+    static let radius = ValueOption(
+        "radius", value: "km", help: "The radius of --near, in kilometres.",
+        expected: "a number of kilometres greater than 0"
+    ) { finiteNumber($0).flatMap { $0 > 0 ? $0 : nil } }
+    static let bbox = ValueOption(
+        "bbox", value: "minlon,minlat,maxlon,maxlat",
+        help: "Events in this box; it crosses the date line when MINLON > MAXLON.",
+        expected:
+            "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]",
+        box)
+    static let minDepth = ValueOption(
+        "min-depth", value: "km", help: "Depth at least KM (negative above sea level).",
+        expected: "a number of kilometres", finiteNumber)
+    static let maxDepth = ValueOption(
+        "max-depth", value: "km", help: "Depth at most KM.", expected: "a number of kilometres", finiteNumber)
+
+    private static let magnitude = "a number, such as 4.5 or -0.5"
+
+    /// Every filter, in the order help lists them and `asGiven` spells them: what `count`, `list`,
+    /// `watch`, `chart` and `map` take.
     package static let options: [CommandHelp.Option] = [
-        .init(
-            .last, value: "duration",
-            help: "Events of the last DURATION: now − DURATION ≤ time ≤ now. Units s, m, h, d, w: 30m, 5h, 1.5d."),
-        .init(
-            .since, value: "when",
-            help:
-                "Events at or after WHEN: YYYY-MM-DD (midnight in the display zone), a date-time in the display zone or with Z or an offset, or a duration before now."
-        ),
-        .init(.until, value: "when", help: "Events before WHEN (exclusive), written as for --since."),
-        .init(
-            .now, value: "when", help: "The moment taken as now, for reproducible queries over old data.",
-            default: "$QUAKES_NOW, else the clock"),
-        .init(.minMagnitude, value: "m", help: "Magnitude at least M; events with no magnitude never match."),
-        .init(.maxMagnitude, value: "m", help: "Magnitude at most M."),
-        .init(.place, value: "text", help: "Place contains TEXT, ignoring case and accents (Unicode-aware)."),
-        .init(.`type`, value: "type", help: "Event type, ignoring case: earthquake, quarry blast, explosion…"),
-        .init(.status, value: "status", help: "automatic or reviewed, ignoring case.", choices: statuses),
-        .init(
-            .alert, value: "level", help: "PAGER alert level: green, yellow, orange, red or pending.",
-            choices: alertLevels),
-        .init(.tsunami, help: "Only events flagged for a possible tsunami."),
-        .init(
-            .near, value: "lat,lon",
-            help:
-                "Measure distances from this point (a distance column, --sort distance); with --radius, keep only events within KM. Also a capital's or large city's name, ignoring case and accents: tokyo, sao paulo."
-        ),
-        .init(.radius, value: "km", help: "The radius of --near, in kilometres."),
-        .init(
-            .bbox, value: "minlon,minlat,maxlon,maxlat",
-            help: "Events in this box; it crosses the date line when MINLON > MAXLON."),
-        .init(.minDepth, value: "km", help: "Depth at least KM (negative above sea level)."),
-        .init(.maxDepth, value: "km", help: "Depth at most KM."),
+        last.declaration, since.declaration, until.declaration, now.declaration, minMagnitude.declaration,
+        maxMagnitude.declaration, place.declaration, `type`.declaration, status.declaration, alert.declaration,
+        tsunami.declaration, near.declaration, radius.declaration, bbox.declaration, minDepth.declaration,
+        maxDepth.declaration,
     ]
 
-    package typealias Moment = TimeExpression.Moment
+    /// `--now`, with the help of the command that takes it: the moment taken as now.
+    static func now(help: String) -> ValueOption<Moment> {
+        ValueOption(
+            "now", value: "when", help: help, default: "$QUAKES_NOW, else the clock",
+            expected: TimeExpression.momentForm, Moment.init)
+    }
 
     package var last: Int64?
     package var since: Moment?
@@ -67,59 +113,38 @@ package struct FilterOptions: Sendable, Equatable {
     /// draw: built for every command, it would be a large part of `count`'s parsing.
     package init(_ arguments: ParsedArguments, describing: Bool = false) throws(UsageError) {
         // Commands may take some of the filters only (`backfill` and `sync` those a service answers).
-        func declared<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?) throws(UsageError)
-            -> Value?
-        {
-            arguments.declares(name) ? try arguments.value(name, expected: expected, convert) : nil
+        func declared<Value>(_ option: ValueOption<Value>) throws(UsageError) -> Value? {
+            arguments.declares(option) ? try arguments.read(option) : nil
         }
-        last = try declared(.last, expected: TimeExpression.durationForm, TimeExpression.duration)
-        since = try declared(.since, expected: TimeExpression.momentForm, Moment.init)
-        until = try declared(.until, expected: TimeExpression.momentForm, Moment.init)
-        now = try declared(.now, expected: TimeExpression.momentForm, Moment.init)
-        let magnitude = "a number, such as 4.5 or -0.5"
-        fixed.minimumMagnitude = try declared(.minMagnitude, expected: magnitude, finiteNumber)
-        fixed.maximumMagnitude = try declared(.maxMagnitude, expected: magnitude, finiteNumber)
-        fixed.minimumDepth = try declared(.minDepth, expected: "a number of kilometres", finiteNumber)
-        fixed.maximumDepth = try declared(.maxDepth, expected: "a number of kilometres", finiteNumber)
-        fixed.placeContains = try declared(.place, expected: "some text") { $0.isEmpty ? nil : $0 }
-        fixed.eventType = try declared(.`type`, expected: "an event type, such as earthquake") {
-            $0.isEmpty ? nil : $0
-        }
-        fixed.status = try declared(.status, expected: "automatic or reviewed") { text in
-            Self.statuses.contains(text.lowercased()) ? text.lowercased() : nil
-        }
-        fixed.alert = try declared(.alert, expected: "green, yellow, orange, red or pending") { text in
-            Self.alertLevels.contains(text.lowercased()) ? text.lowercased() : nil
-        }
-        fixed.tsunamiOnly = arguments.declares(.tsunami) && arguments.flag(.tsunami)
-        let near = try declared(
-            .near,
-            expected: "LAT,LON with latitude in [-90, 90] and longitude in [-180, 180], such as 35.7,139.7"
-        ) { text -> Near? in
-            if namesAPlace(text) { return .place(text) }
-            guard let numbers = numberList(text, count: 2), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
-                return nil
-            }
-            return .point(GeoPoint(latitude: numbers[0], longitude: numbers[1]))
-        }
-        radius = try declared(.radius, expected: "a number of kilometres greater than 0") { text in
-            finiteNumber(text).flatMap { $0 > 0 ? $0 : nil }
-        }
+        last = try declared(Self.last)
+        since = try declared(Self.since)
+        until = try declared(Self.until)
+        now = try declared(Self.now)
+        fixed.minimumMagnitude = try declared(Self.minMagnitude)
+        fixed.maximumMagnitude = try declared(Self.maxMagnitude)
+        fixed.minimumDepth = try declared(Self.minDepth)
+        fixed.maximumDepth = try declared(Self.maxDepth)
+        fixed.placeContains = try declared(Self.place)
+        fixed.eventType = try declared(Self.`type`)
+        fixed.status = try declared(Self.status)
+        fixed.alert = try declared(Self.alert)
+        fixed.tsunamiOnly = arguments.declares(Self.tsunami) && arguments.read(Self.tsunami)
+        let near = try declared(Self.near)
+        radius = try declared(Self.radius)
         switch near {
         case .point(let point)?: measure(from: point)
         case .place(let name)?: place = name
         case nil: if radius != nil { throw UsageError("'--radius <km>' needs '--near <lat,lon>'") }
         }
-        fixed.box = try declared(
-            .bbox,
-            expected:
-                "MINLON,MINLAT,MAXLON,MAXLAT in degrees, latitudes in [-90, 90] with MINLAT ≤ MAXLAT, longitudes in [-180, 180]",
-            Self.box)
+        fixed.box = try declared(Self.bbox)
         guard describing else { return }
         asGiven = Self.options.compactMap { option -> String? in
-            guard let name = OptionName(rawValue: option.name), arguments.declares(name) else { return nil }
-            guard option.value != nil else { return arguments.flag(name) ? "--" + option.name : nil }
-            return arguments.value(name).map { "--\(option.name) " + Self.quotedForShell($0) }
+            guard arguments.declares(option) else { return nil }
+            switch arguments.given(option) {
+            case .flag?: return "--" + option.name
+            case .value(let value)?: return "--\(option.name) " + Self.quotedForShell(value)
+            case nil: return nil
+            }
         }.concatenated(separator: " ")
     }
 
@@ -210,10 +235,12 @@ package struct FilterOptions: Sendable, Equatable {
     }
 }
 
-/// What `--near` was given: a point, or a place's name (`--near tokyo`).
-private enum Near {
-    case point(GeoPoint)
-    case place(String)
+extension FilterOptions {
+    /// What `--near` was given: a point, or a place's name (`--near tokyo`).
+    enum Near: Sendable {
+        case point(GeoPoint)
+        case place(String)
+    }
 }
 
 /// True when `text` is a name (`São Paulo`, `Washington, D.C.`): it has a letter, and is not a

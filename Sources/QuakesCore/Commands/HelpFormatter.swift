@@ -47,7 +47,7 @@ enum HelpFormatter {
     /// not fit a line, `quakes list [<options>]` as swift-argument-parser writes it.
     static func usage(_ command: CommandHelp) -> String {
         guard command.subcommands.isEmpty else { return "\(command.commandName) <subcommand>" }
-        let options = command.options.filter { $0 != CommandHelp.help }.map { "[\($0.label)]" }
+        let options = command.options.filter { $0 != CommandHelp.help.declaration }.map { "[\($0.label)]" }
         let arguments = command.arguments.map { argument in
             let part = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
             return argument.isOptional ? "[\(part)]" : part

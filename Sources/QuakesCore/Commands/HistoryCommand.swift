@@ -12,15 +12,23 @@ package struct HistoryCommand: BlockingCommand {
             "$t" --changes --format ndjson; quakes history --last-token > state
             """,
         options: [
-            DatabaseLocation.option,
-            .init(.since, value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0"),
-            .init(
-                .author, value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author."),
-            .init(.changes, help: "Include each transaction's changed event ids and how they changed."),
-            .init(.lastToken, help: "Print only the newest token (0 when there is none)."),
-            CommonOptions.format(Format.self, help: "table, json or ndjson.", default: .table),
-            CommonOptions.utc,
+            DatabaseLocation.option.declaration, since.declaration, author.declaration, changes.declaration,
+            lastToken.declaration, format.declaration, CommonOptions.utc.declaration,
         ])
+
+    static let since = ValueOption(
+        "since", value: "token", help: "Only transactions after TOKEN (exclusive).", default: "0",
+        expected: "a token, a whole number 0 or more"
+    ) { Int64($0).flatMap { $0 >= 0 ? $0 : nil } }
+    .defaulting(to: 0)
+    /// Any text, as the history records it.
+    static let author = ValueOption(
+        "author", value: "name", help: "Only transactions by NAME: fetch, watch, prune, or a fetch's --author.",
+        expected: "a name"
+    ) { $0 }
+    static let changes = Flag("changes", help: "Include each transaction's changed event ids and how they changed.")
+    static let lastToken = Flag("last-token", help: "Print only the newest token (0 when there is none).")
+    static let format = CommonOptions.format(Format.self, help: "table, json or ndjson.", default: .table)
 
     enum Format: String, Sendable, CaseIterable {
         case table, json, ndjson
@@ -36,16 +44,13 @@ package struct HistoryCommand: BlockingCommand {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag(.utc)
-        since =
-            try arguments.value(.since, expected: "a token, a whole number 0 or more") { text in
-                Int64(text).flatMap { $0 >= 0 ? $0 : nil }
-            } ?? 0
-        author = arguments.value(.author)
-        withChanges = arguments.flag(.changes)
-        lastTokenOnly = arguments.flag(.lastToken)
-        format = try CommonOptions.format(arguments, default: .table)
+        database = try arguments.read(DatabaseLocation.option)
+        utc = arguments.read(CommonOptions.utc)
+        since = try arguments.read(Self.since)
+        author = try arguments.read(Self.author)
+        withChanges = arguments.read(Self.changes)
+        lastTokenOnly = arguments.read(Self.lastToken)
+        format = try arguments.read(Self.format)
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {

@@ -13,20 +13,18 @@ package struct ListCommand: BlockingCommand {
             newest, then the lowest id. Sections come in the direction of the first sort key when it \
             is their own (time for day, magnitude for magnitude), else newest or highest first.
             """,
-        options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init(
-                .sort, value: "spec",
-                help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance, distance.",
-                default: "time", choices: SortSpec.choices),
-            CommonOptions.section,
-            .init(.limit, value: "n", help: "At most N events, the first in output order."),
-            CommonOptions.limitPerSection,
-            CommonOptions.format(
-                ListFormat.self, help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
-                default: .table),
-            CommonOptions.color,
-            CommonOptions.utc,
+        options: [DatabaseLocation.option.declaration] + FilterOptions.options + [
+            sort.declaration, CommonOptions.section.declaration, limit.declaration,
+            CommonOptions.limitPerSection.declaration, format.declaration, CommonOptions.color.declaration,
+            CommonOptions.utc.declaration,
         ])
+
+    static let sort = sort(
+        help: "KEY[:asc|:desc][,KEY…] with KEY one of time, magnitude, depth, place, significance, distance.")
+    static let limit = CommonOptions.limit(help: "At most N events, the first in output order.")
+    static let format = CommonOptions.format(
+        ListFormat.self, help: "table, json, ndjson, csv or geojson. Machine formats write times in UTC.",
+        default: .table)
 
     var database: String?
     var filters: FilterOptions
@@ -40,19 +38,29 @@ package struct ListCommand: BlockingCommand {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
+        database = try arguments.read(DatabaseLocation.option)
         filters = try FilterOptions(arguments)
-        sort = try Self.sort(arguments, measuresDistance: filters.measuresDistance)
-        section = try CommonOptions.section(arguments)
-        (limit, limitPerSection) = try CommonOptions.limits(arguments, sectioned: section != nil)
-        format = try CommonOptions.format(arguments, default: .table)
-        color = try CommonOptions.ColorChoice(arguments)
-        utc = arguments.flag(.utc)
+        sort = try Self.sort(arguments, Self.sort, measuresDistance: filters.measuresDistance)
+        section = try arguments.read(CommonOptions.section)
+        (limit, limitPerSection) = try CommonOptions.limits(arguments, limit: Self.limit, sectioned: section != nil)
+        format = try arguments.read(Self.format)
+        color = try arguments.read(CommonOptions.color)
+        utc = arguments.read(CommonOptions.utc)
     }
 
-    /// `--sort`, read; `distance` needs the point of `--near`.
-    static func sort(_ arguments: ParsedArguments, measuresDistance: Bool) throws(UsageError) -> SortSpec {
-        let sort = try arguments.value(.sort, expected: SortSpec.form) { SortSpec(parsing: $0) } ?? .time
+    /// `--sort`, with the help of the command that takes it.
+    static func sort(help: String) -> DefaultedOption<SortSpec> {
+        ValueOption(
+            "sort", value: "spec", help: help, default: "time", choices: SortSpec.choices, expected: SortSpec.form
+        ) { SortSpec(parsing: $0) }
+        .defaulting(to: .time)
+    }
+
+    /// `--sort`, as `option` declares it, read; `distance` needs the point of `--near`.
+    static func sort(_ arguments: ParsedArguments, _ option: DefaultedOption<SortSpec>, measuresDistance: Bool)
+        throws(UsageError) -> SortSpec
+    {
+        let sort = try arguments.read(option)
         if sort.needsOrigin, !measuresDistance {
             throw UsageError("'--sort distance' needs '--near <lat,lon>', the point distances are measured from")
         }

@@ -12,7 +12,7 @@ public struct ParsedArguments: Sendable {
     /// The options given, in order: a flag with no value, a value option with its value. A command
     /// takes a handful, so a list serves look-ups as well as a dictionary would, and builds no hash
     /// table (and no search of the binary for `String`'s `Hashable` conformance) at start-up.
-    private var given: [(name: String, value: String?)] = []
+    private var givenOptions: [(name: String, value: String?)] = []
 
     public init(_ arguments: [String], for command: CommandHelp) throws(UsageError) {
         try self.init(arguments, for: command, leniently: false)
@@ -77,67 +77,86 @@ public struct ParsedArguments: Sendable {
     ) throws(UsageError) {
         guard option.value != nil else {
             if inlineValue != nil, !lenient { throw UsageError("The option '\(spelled)' does not take a value") }
-            given.append((option.name, nil))
+            givenOptions.append((option.name, nil))
             return
         }
         guard let value = inlineValue ?? remaining.popFirst() else {
             if lenient { return }
             throw UsageError("Missing value for '\(option.label)'")
         }
-        given.append((option.name, value))
+        givenOptions.append((option.name, value))
     }
 
     /// True when `--help` or `-h` was given.
-    public var wantsHelp: Bool { flag(.help) }
+    public var wantsHelp: Bool { read(CommandHelp.help) }
 
     /// True when the flag was given.
-    public func flag(_ name: OptionName) -> Bool {
-        checkDeclared(name)
-        return given.contains { $0.name == name.rawValue && $0.value == nil }
+    package func read(_ flag: Flag) -> Bool {
+        assertDeclared(flag)
+        let name = flag.declaration.name
+        return givenOptions.contains { $0.name == name && $0.value == nil }
     }
 
-    /// The option's value; the last one when it was given more than once.
-    public func value(_ name: OptionName) -> String? {
-        checkDeclared(name)
-        return given.last { $0.name == name.rawValue }?.value
+    /// The option's value, from the last text given for it, or nil when it was not given; a malformed
+    /// one is a usage error that names the option and the form it accepts.
+    package func read<Value>(_ option: ValueOption<Value>) throws(UsageError) -> Value? {
+        assertDeclared(option)
+        let name = option.declaration.name
+        guard let text = givenOptions.last(where: { $0.name == name })?.value else { return nil }
+        return try option.value(of: text)
+    }
+
+    /// The option's value, from the last text given for it, or its default when it was not given.
+    package func read<Value>(_ option: DefaultedOption<Value>) throws(UsageError) -> Value {
+        try read(option.option) ?? option.defaultValue
     }
 
     /// Every value the option was given, in order.
-    public func values(_ name: OptionName) -> [String] {
-        checkDeclared(name)
-        return given.compactMap { $0.name == name.rawValue ? $0.value : nil }
+    package func values<Value>(_ option: ValueOption<Value>) throws(UsageError) -> [Value] {
+        assertDeclared(option)
+        let name = option.declaration.name
+        var values: [Value] = []
+        for entry in givenOptions where entry.name == name {
+            if let text = entry.value { values.append(try option.value(of: text)) }
+        }
+        return values
     }
 
-    /// The option's value converted by `convert`, or nil when it was not given.
-    ///
-    /// A value `convert` rejects is a usage error: "The value 'abc' is invalid for '--timeout <seconds>'",
-    /// followed by `expected`, which says what is accepted.
-    public func value<Value>(_ name: OptionName, expected: String, _ convert: (String) -> Value?)
-        throws(UsageError) -> Value?
-    {
-        guard let text = value(name) else { return nil }
-        guard let converted = convert(text) else {
-            let option = command.options.first { $0.name == name.rawValue }
-            throw UsageError(
-                "The value '\(text)' is invalid for '\(option?.label ?? "--\(name.rawValue)")': expected \(expected)"
-                    + Self.hint(for: text, among: option?.choices ?? []))
-        }
-        return converted
+    /// How an option was given, as typed.
+    package enum Given: Equatable, Sendable {
+        /// A flag.
+        case flag
+        /// An option that takes a value, with the last one given.
+        case value(String)
+    }
+
+    /// How `option` was last given, as typed; nil when it was not. For spelling out the options a
+    /// command was given (`FilterOptions.asGiven`), not for reading them: `read` does that.
+    package func given(_ option: CommandHelp.Option) -> Given? {
+        givenOptions.last { $0.name == option.name }.map { $0.value.map(Given.value) ?? .flag }
     }
 
     /// True when the command declares the option: for option groups that commands take in part
     /// (the filters, of which `backfill` and `sync` take those a service answers).
-    public func declares(_ name: OptionName) -> Bool {
-        command.options.contains { $0.name == name.rawValue }
+    package func declares(_ option: some DeclaredOption) -> Bool {
+        declares(option.declaration)
     }
 
-    /// Stops on an option the command does not declare: reading one would always find it not
-    /// given. Every command's `init` reads all its options whatever the words, so the first test
-    /// of the command meets it; no input can.
-    private func checkDeclared(_ name: OptionName) {
-        precondition(
-            command.options.contains { $0.name == name.rawValue },
-            "\(command.commandName) reads the option '--\(name.rawValue)', which it does not declare")
+    /// True when the command declares the option.
+    package func declares(_ option: CommandHelp.Option) -> Bool {
+        let name = option.name
+        return command.options.contains { $0.name == name }
+    }
+
+    /// Stops, in a debug build, on reading an option the command does not declare: it would always
+    /// read as not given. A command could still do so (an option group's reading of an option the
+    /// command did not list), so it is checked, not impossible; every command's `init` reads all its
+    /// options whatever the words (but for a usage error that ends it early), so the command's
+    /// first test meets it, and no input can.
+    private func assertDeclared(_ option: some DeclaredOption) {
+        assert(
+            declares(option),
+            "\(command.commandName) reads the option '--\(option.declaration.name)', which it does not declare")
     }
 
     /// "Did you mean" for the first word of `text` that is none of `choices`: the words are the

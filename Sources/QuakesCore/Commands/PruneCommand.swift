@@ -10,17 +10,20 @@ package struct PruneCommand: Command {
             Dropping history never lowers the tokens: new transactions keep counting up.
             """,
         options: [
-            DatabaseLocation.option,
-            .init(
-                .olderThan, value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…)."),
-            .init(
-                .historyOlderThan, value: "duration", help: "Drop history transactions older than now − DURATION."),
-            .init(.dryRun, help: "Print what would go, and change nothing."),
-            .init(.now, value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
-            CommonOptions.utc,
-            WriteOptions.wait,
-            .init(.quiet, short: "q", help: "Print nothing on success."),
+            DatabaseLocation.option.declaration, olderThan.declaration, historyOlderThan.declaration,
+            dryRun.declaration, now.declaration, CommonOptions.utc.declaration, WriteOptions.wait.declaration,
+            quiet.declaration,
         ])
+
+    static let olderThan = ValueOption(
+        "older-than", value: "duration", help: "Delete events whose time is before now − DURATION (30d, 12w…).",
+        expected: TimeExpression.durationForm, TimeExpression.duration)
+    static let historyOlderThan = ValueOption(
+        "history-older-than", value: "duration", help: "Drop history transactions older than now − DURATION.",
+        expected: TimeExpression.durationForm, TimeExpression.duration)
+    static let dryRun = Flag("dry-run", help: "Print what would go, and change nothing.")
+    static let now = FilterOptions.now(help: "The moment taken as now.")
+    static let quiet = Flag("quiet", short: "q", help: "Print nothing on success.")
 
     var database: String?
     var utc: Bool
@@ -33,19 +36,17 @@ package struct PruneCommand: Command {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag(.utc)
-        quiet = arguments.flag(.quiet)
-        olderThan = try arguments.value(.olderThan, expected: TimeExpression.durationForm, TimeExpression.duration)
-        historyOlderThan = try arguments.value(
-            .historyOlderThan, expected: TimeExpression.durationForm,
-            TimeExpression.duration)
+        database = try arguments.read(DatabaseLocation.option)
+        utc = arguments.read(CommonOptions.utc)
+        quiet = arguments.read(Self.quiet)
+        olderThan = try arguments.read(Self.olderThan)
+        historyOlderThan = try arguments.read(Self.historyOlderThan)
         guard olderThan != nil || historyOlderThan != nil else {
             throw UsageError("Missing '--older-than <duration>' or '--history-older-than <duration>'")
         }
-        dryRun = arguments.flag(.dryRun)
-        wait = try WriteOptions.wait(arguments)
-        now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
+        dryRun = arguments.read(Self.dryRun)
+        wait = try arguments.read(WriteOptions.wait)
+        now = try arguments.read(Self.now)
     }
 
     package func run(in environment: Environment) async throws -> ExitStatus {

@@ -10,7 +10,7 @@ public enum Quakes {
         CommandHelp(
             commandName: "quakes",
             abstract: "Keep a local copy of the USGS earthquake catalogue and answer questions about it.",
-            options: [CommandHelp.Option(.version, help: "Show the version.")],
+            options: [CommandHelp.Option("version", help: "Show the version.")],
             subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")],
             sections: [
                 CommandHelp.Section(

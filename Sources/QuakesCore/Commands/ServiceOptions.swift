@@ -1,30 +1,52 @@
 /// The options that `backfill` and `sync` share: the service, what it is asked, how politely, and
 /// how the run reports, read once into typed values.
 struct ServiceOptions: Sendable {
-    /// The filters an FDSN service answers itself, as `count` and `list` spell them.
-    static let filterOptions: [CommandHelp.Option] =
-        FilterOptions.options.filter { option in
-            [OptionName.minMagnitude, .maxMagnitude, .bbox, .near, .radius, .`type`, .minDepth, .maxDepth]
-                .map(\.rawValue).contains(option.name)
-        } + [
-            .init(.catalog, value: "name", help: "Only the solutions of this catalog (FDSN catalog: us, ci, ak…)."),
-            .init(.contributor, value: "name", help: "Only events contributed by this network (FDSN contributor)."),
-        ]
+    static let catalog = ValueOption(
+        "catalog", value: "name", help: "Only the solutions of this catalog (FDSN catalog: us, ci, ak…).",
+        expected: "a catalog name, such as us"
+    ) { $0.isEmpty ? nil : $0 }
+    static let contributor = ValueOption(
+        "contributor", value: "name", help: "Only events contributed by this network (FDSN contributor).",
+        expected: "a network name, such as us"
+    ) { $0.isEmpty ? nil : $0 }
+
+    /// The filters an FDSN service answers itself: those of `count` and `list` it takes, which
+    /// `FilterOptions` reads because the command declares them, then the service's own.
+    static let filterOptions: [CommandHelp.Option] = [
+        FilterOptions.minMagnitude.declaration, FilterOptions.maxMagnitude.declaration,
+        FilterOptions.`type`.declaration, FilterOptions.near.declaration, FilterOptions.radius.declaration,
+        FilterOptions.bbox.declaration, FilterOptions.minDepth.declaration, FilterOptions.maxDepth.declaration,
+        catalog.declaration, contributor.declaration,
+    ]
+
+    static let service = service(help: "The FDSN event service, which must answer GeoJSON.")
+    static let concurrency = ValueOption(
+        "concurrency", value: "n",
+        help: "Requests at a time, 1 to \(maximumConcurrency): the service asks automated clients to be gentle.",
+        default: "1", expected: "a whole number from 1 to \(maximumConcurrency)"
+    ) { Int($0).flatMap { (1...maximumConcurrency).contains($0) ? $0 : nil } }
+    .defaulting(to: 1)
+    static let pause = ValueOption(
+        "pause", value: "seconds", help: "The pause between one request and the next.", default: "0.5",
+        expected: "a number of seconds, 0 or more"
+    ) { Double($0).flatMap { $0 >= 0 && $0 <= 600 ? $0 : nil } }
+    .defaulting(to: 0.5)
 
     /// How the service is reached, and the run reported.
     static let options: [CommandHelp.Option] =
-        [
-            .init(
-                .service, value: "url", help: "The FDSN event service, which must answer GeoJSON.",
-                default: FDSNService.comCat),
-            .init(
-                .concurrency, value: "n",
-                help:
-                    "Requests at a time, 1 to \(maximumConcurrency): the service asks automated clients to be gentle.",
-                default: "1"),
-            .init(.pause, value: "seconds", help: "The pause between one request and the next.", default: "0.5"),
-            WriteOptions.wait,
-        ] + FetchCommand.downloadOptions + [WriteOptions.format, WriteOptions.quiet, CommonOptions.utc]
+        [service.declaration, concurrency.declaration, pause.declaration, WriteOptions.wait.declaration]
+        + FetchCommand.downloadOptions + [
+            WriteOptions.format.declaration, WriteOptions.quiet.declaration, CommonOptions.utc.declaration,
+        ]
+
+    /// `--service`, with the help of the command that takes it: ComCat's unless it names another.
+    static func service(help: String) -> DefaultedOption<FDSNService> {
+        ValueOption(
+            "service", value: "url", help: help, default: FDSNService.comCat, expected: FDSNService.form,
+            FDSNService.init
+        )
+        .defaulting(to: .usgsComCat)
+    }
 
     static let maximumConcurrency = 4
 
@@ -43,32 +65,22 @@ struct ServiceOptions: Sendable {
     var writing: WriteOptions
     var utc: Bool
 
-    init(_ arguments: ParsedArguments, author: String) throws(UsageError) {
+    /// Reads the options; `author` is the command's `--author`.
+    init(_ arguments: ParsedArguments, author: DefaultedOption<String>) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        service = try FDSNService(arguments.value(.service) ?? FDSNService.comCat)
+        service = try arguments.read(Self.service)
         filters = try FilterOptions(arguments)
         if filters.measuresDistance, filters.radius == nil {
             throw UsageError("'--near <lat,lon>' needs '--radius <km>' here: the service is asked for a circle")
         }
         filter = FDSNFilter(
-            scope: filters.fixed,
-            catalog: try arguments.value(.catalog, expected: "a catalog name, such as us") { $0.isEmpty ? nil : $0 },
-            contributor: try arguments.value(.contributor, expected: "a network name, such as us") {
-                $0.isEmpty ? nil : $0
-            })
-        concurrency =
-            try arguments.value(.concurrency, expected: "a whole number from 1 to \(Self.maximumConcurrency)") { text in
-                Int(text).flatMap { (1...Self.maximumConcurrency).contains($0) ? $0 : nil }
-            } ?? 1
-        pause =
-            try arguments.value(.pause, expected: "a number of seconds, 0 or more") { text in
-                Double(text).flatMap { $0 >= 0 && $0 <= 600 ? $0 : nil }
-            } ?? 0.5
-        var settings = try FetchCommand.settings(arguments)
-        settings.author = author
-        self.settings = settings
+            scope: filters.fixed, catalog: try arguments.read(Self.catalog),
+            contributor: try arguments.read(Self.contributor))
+        concurrency = try arguments.read(Self.concurrency)
+        pause = try arguments.read(Self.pause)
+        settings = try FetchCommand.settings(arguments, author: author)
         writing = try WriteOptions(arguments)
-        utc = arguments.flag(.utc)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     /// The options with the place `--near` names looked up, so that the service is asked for the

@@ -8,10 +8,10 @@ package struct ShowCommand: BlockingCommand {
         discussion: "The event is found by its id or by any id in its 'ids'. A missing id exits with status 1.",
         arguments: [.init("id", help: "An event id, such as ci39746767.")],
         options: [
-            DatabaseLocation.option,
-            CommonOptions.format(Format.self, help: "table or json.", default: .table),
-            CommonOptions.utc,
+            DatabaseLocation.option.declaration, format.declaration, CommonOptions.utc.declaration,
         ])
+
+    static let format = CommonOptions.format(Format.self, help: "table or json.", default: .table)
 
     enum Format: String, Sendable, CaseIterable {
         case table, json
@@ -26,9 +26,9 @@ package struct ShowCommand: BlockingCommand {
         try arguments.checkPositionalCount(atMost: 1)
         guard let id = arguments.positionals.first else { throw UsageError("Missing expected argument '<id>'") }
         self.id = id
-        database = try DatabaseLocation.option(arguments)
-        format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag(.utc)
+        database = try arguments.read(DatabaseLocation.option)
+        format = try arguments.read(Self.format)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {

@@ -13,14 +13,16 @@ package struct StatusCommand: BlockingCommand {
             with status 1 when no fetch succeeded in that time: a check for monitoring.
             """,
         options: [
-            DatabaseLocation.option,
-            .init(
-                .freshWithin, value: "duration",
-                help: "Exit with status 1 unless a fetch succeeded within DURATION (2h, 30m…) of now."),
-            .init(.now, value: "when", help: "The moment taken as now.", default: "$QUAKES_NOW, else the clock"),
-            CommonOptions.format(Format.self, help: "table or json.", default: .table),
-            CommonOptions.utc,
+            DatabaseLocation.option.declaration, freshWithin.declaration, now.declaration, format.declaration,
+            CommonOptions.utc.declaration,
         ])
+
+    static let freshWithin = ValueOption(
+        "fresh-within", value: "duration",
+        help: "Exit with status 1 unless a fetch succeeded within DURATION (2h, 30m…) of now.",
+        expected: TimeExpression.durationForm, TimeExpression.duration)
+    static let now = FilterOptions.now(help: "The moment taken as now.")
+    static let format = CommonOptions.format(Format.self, help: "table or json.", default: .table)
 
     enum Format: String, Sendable, CaseIterable {
         case table, json
@@ -34,12 +36,11 @@ package struct StatusCommand: BlockingCommand {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
-        freshWithin = try arguments.value(
-            .freshWithin, expected: TimeExpression.durationForm, TimeExpression.duration)
-        now = try arguments.value(.now, expected: TimeExpression.momentForm, TimeExpression.Moment.init)
-        format = try CommonOptions.format(arguments, default: .table)
-        utc = arguments.flag(.utc)
+        database = try arguments.read(DatabaseLocation.option)
+        freshWithin = try arguments.read(Self.freshWithin)
+        now = try arguments.read(Self.now)
+        format = try arguments.read(Self.format)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {

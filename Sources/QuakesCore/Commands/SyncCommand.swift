@@ -16,11 +16,10 @@ package struct SyncCommand: Command {
             (the magnitude floor is asked one unit lower so that a lowered magnitude still arrives). \
             With filters or --since it asks about those instead. Made for cron: a lock, --quiet, exit codes.
             """,
-        options: [DatabaseLocation.option]
-            + FilterOptions.options.filter { $0.name == OptionName.since.rawValue }
-            + ServiceOptions.filterOptions + [
-                .init(.author, value: "name", help: "The author recorded in the history.", default: "sync")
-            ] + ServiceOptions.options)
+        options: [DatabaseLocation.option.declaration, FilterOptions.since.declaration] + ServiceOptions.filterOptions
+            + [author.declaration] + ServiceOptions.options)
+
+    static let author = FetchCommand.author(default: "sync")
 
     /// How much lower a sync asks the magnitude floor than its scope's, to see lowered magnitudes.
     static let magnitudeMargin = 1.0
@@ -32,8 +31,8 @@ package struct SyncCommand: Command {
     var options: ServiceOptions
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
-        database = try DatabaseLocation.option(arguments)
-        options = try ServiceOptions(arguments, author: arguments.value(.author) ?? "sync")
+        database = try arguments.read(DatabaseLocation.option)
+        options = try ServiceOptions(arguments, author: Self.author)
     }
 
     package func run(in environment: Environment) async throws -> ExitStatus {

@@ -18,22 +18,27 @@ package struct WatchCommand: Command {
                 "source", help: "What to fetch, as for 'quakes fetch'.", isOptional: true, default: "all_hour",
                 choices: FeedSource.summaryFeedNames, takesPath: true)
         ],
-        options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init(.sort, value: "spec", help: "As for 'quakes list'.", default: "time", choices: SortSpec.choices),
-            CommonOptions.section,
-            .init(.limit, value: "n", help: "Watch only the first N events in output order."),
-            CommonOptions.limitPerSection,
-            .init(.interval, value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m"),
-            CommonOptions.format(Format.self, help: "table (also text) or ndjson.", default: .table),
-            .init(
-                .exec, value: "command",
-                help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input."),
-            .init(.noFetch, help: "Fetch nothing: follow the history written by other processes."),
-            .init(.changesOnly, help: "Report nothing for the first pass."),
-        ] + FetchCommand.downloadOptions + [
-            .init(.author, value: "name", help: "The author recorded in the history.", default: "watch"),
-            CommonOptions.utc,
-        ])
+        options: [DatabaseLocation.option.declaration] + FilterOptions.options + [
+            sort.declaration, CommonOptions.section.declaration, limit.declaration,
+            CommonOptions.limitPerSection.declaration, interval.declaration, format.declaration, exec.declaration,
+            noFetch.declaration, changesOnly.declaration,
+        ] + FetchCommand.downloadOptions + [author.declaration, CommonOptions.utc.declaration])
+
+    static let sort = ListCommand.sort(help: "As for 'quakes list'.")
+    static let limit = CommonOptions.limit(help: "Watch only the first N events in output order.")
+    static let interval = ValueOption(
+        "interval", value: "duration", help: "How long between passes: 30s, 1m, 5m…", default: "1m",
+        expected: TimeExpression.durationForm, TimeExpression.duration
+    )
+    .defaulting(to: 60_000)
+    static let format = CommonOptions.format(Format.self, help: "table (also text) or ndjson.", default: .table)
+    static let exec = ValueOption(
+        "exec", value: "command", help: "Run COMMAND (with sh) once per inserted quake, its JSON on standard input.",
+        expected: "a shell command"
+    ) { $0.isEmpty ? nil : $0 }
+    static let noFetch = Flag("no-fetch", help: "Fetch nothing: follow the history written by other processes.")
+    static let changesOnly = Flag("changes-only", help: "Report nothing for the first pass.")
+    static let author = FetchCommand.author(default: "watch")
 
     enum Format: String, Sendable, CaseIterable {
         case table, ndjson
@@ -53,25 +58,24 @@ package struct WatchCommand: Command {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
-        database = try DatabaseLocation.option(arguments)
-        utc = arguments.flag(.utc)
+        database = try arguments.read(DatabaseLocation.option)
+        utc = arguments.read(CommonOptions.utc)
         source = arguments.positionals.first ?? "all_hour"
         guard source != "-" else {
             throw UsageError(
                 "'quakes watch' fetches its source again every interval: it cannot read standard input ('-')")
         }
         filters = try FilterOptions(arguments)
-        query.sort = try ListCommand.sort(arguments, measuresDistance: filters.measuresDistance)
-        query.section = try CommonOptions.section(arguments)
-        (query.limit, query.limitPerSection) = try CommonOptions.limits(arguments, sectioned: query.section != nil)
-        interval =
-            try arguments.value(.interval, expected: TimeExpression.durationForm, TimeExpression.duration) ?? 60_000
-        format = try CommonOptions.format(arguments, default: .table)
-        hook = try arguments.value(.exec, expected: "a shell command") { $0.isEmpty ? nil : $0 }
-        fetches = !arguments.flag(.noFetch)
-        changesOnly = arguments.flag(.changesOnly)
-        settings = try FetchCommand.settings(arguments)
-        if arguments.value(.author) == nil { settings.author = "watch" }
+        query.sort = try ListCommand.sort(arguments, Self.sort, measuresDistance: filters.measuresDistance)
+        query.section = try arguments.read(CommonOptions.section)
+        (query.limit, query.limitPerSection) = try CommonOptions.limits(
+            arguments, limit: Self.limit, sectioned: query.section != nil)
+        interval = try arguments.read(Self.interval)
+        format = try arguments.read(Self.format)
+        hook = try arguments.read(Self.exec)
+        fetches = !arguments.read(Self.noFetch)
+        changesOnly = arguments.read(Self.changesOnly)
+        settings = try FetchCommand.settings(arguments, author: Self.author)
     }
 
     package func run(in environment: Environment) async throws -> ExitStatus {

@@ -10,9 +10,11 @@ struct WriteOptions: Sendable {
         case table, json
     }
 
-    static let wait = CommandHelp.Option(
-        .wait, value: "seconds", help: "How long to wait for another quakes process writing the database.",
-        default: "0")
+    static let wait = ValueOption(
+        "wait", value: "seconds", help: "How long to wait for another quakes process writing the database.",
+        default: "0", expected: "a number of seconds, 0 or more"
+    ) { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+    .defaulting(to: 0)
 
     static let format = CommonOptions.format(
         Format.self,
@@ -20,7 +22,7 @@ struct WriteOptions: Sendable {
             "The summary's format: table (also text; lines on standard error) or json (one object on standard output).",
         default: .table)
 
-    static let quiet = CommandHelp.Option(.quiet, short: "q", help: "Print nothing on success (for cron).")
+    static let quiet = Flag("quiet", short: "q", help: "Print nothing on success (for cron).")
 
     /// `--wait`: how long to wait for another process's writer lock, in seconds.
     var wait: Double
@@ -29,16 +31,9 @@ struct WriteOptions: Sendable {
     var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        wait = try Self.wait(arguments)
-        format = try CommonOptions.format(arguments, default: .table)
-        quiet = arguments.flag(.quiet)
-    }
-
-    /// Reads `--wait`: seconds, 0 (do not wait) by default.
-    static func wait(_ arguments: ParsedArguments) throws(UsageError) -> Double {
-        try arguments.value(.wait, expected: "a number of seconds, 0 or more") { text in
-            Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
-        } ?? 0
+        wait = try arguments.read(Self.wait)
+        format = try arguments.read(Self.format)
+        quiet = arguments.read(Self.quiet)
     }
 
     /// True when a progress line may be drawn: on a terminal, without `--quiet`.
@@ -60,7 +55,7 @@ struct WriteOptions: Sendable {
     /// `Command.failureOutput`), nil when it was not asked for JSON.
     static func jsonFailure(_ arguments: [String], for help: CommandHelp, _ object: () -> JSONValue) -> String? {
         let parsed = ParsedArguments.leniently(arguments, for: help)
-        guard (try? CommonOptions.format(parsed, default: Format.table)) == .json else { return nil }
+        guard (try? parsed.read(format)) == .json else { return nil }
         return object().serialized() + "\n"
     }
 }

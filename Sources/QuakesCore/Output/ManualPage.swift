@@ -87,7 +87,7 @@ struct ManualPage {
             ".SH FILES",
             RoffText.line(
                 "The database is the file that --db names, else "
-                    + (DatabaseLocation.option.defaultValue.map { $0 + "." } ?? "the default one.")),
+                    + (DatabaseLocation.option.declaration.defaultValue.map { $0 + "." } ?? "the default one.")),
             ".SH SEE ALSO",
             ".BR sqlite3 (1),",
             ".BR curl (1),",

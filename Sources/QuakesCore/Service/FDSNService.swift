@@ -9,6 +9,10 @@
 package struct FDSNService: Sendable, Equatable {
     /// USGS ComCat's event service.
     static let comCat = "https://earthquake.usgs.gov/fdsnws/event/1/"
+    /// ComCat's, as a service.
+    static let usgsComCat = FDSNService(base: comCat)
+    /// What `--service` accepts, as its messages say.
+    static let form = "the http or https URL of an FDSN event service, such as \(comCat)"
     /// The most events ComCat answers at once.
     static let resultCap = 20_000
 
@@ -24,11 +28,14 @@ package struct FDSNService: Sendable, Equatable {
             base.count > "https://".count
         else {
             throw UsageError(
-                "The value '\(text)' of '--service <url>' is invalid: expected the http or https URL of an FDSN event service, such as \(Self.comCat)"
-            )
+                "The value '\(text)' of '--service <url>' is invalid: expected \(Self.form)")
         }
         if base.hasSuffix("/query") { base.removeLast("query".count) }
         if !base.hasSuffix("/") { base += "/" }
+        self.base = base
+    }
+
+    private init(base: String) {
         self.base = base
     }
 

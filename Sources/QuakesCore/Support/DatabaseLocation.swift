@@ -5,22 +5,16 @@
 /// An empty `--db` or `QUAKES_DB` is a mistake (a script's unset variable), never a quiet fallback
 /// to the user's real database.
 package enum DatabaseLocation {
-    /// The `--db` option every command that touches the database takes.
-    package static let option = CommandHelp.Option(
-        .db, value: "path",
+    /// The `--db` option every command that touches the database takes, which, when given, must
+    /// not be empty.
+    package static let option = ValueOption(
+        "db", value: "path",
         help:
             "Where the catalogue is kept: a file, or a database server's URI; the value says which storage engine keeps it (see 'quakes --help').",
         default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite",
-        takesPath: true)
-
-    /// Reads `--db`, which, when given, must not be empty.
-    package static func option(_ arguments: ParsedArguments) throws(UsageError) -> String? {
-        try arguments.value(
-            .db, expected: "a file path or a database URI (an empty one would fall back to the default database)"
-        ) {
-            $0.isEmpty ? nil : $0
-        }
-    }
+        takesPath: true,
+        expected: "a file path or a database URI (an empty one would fall back to the default database)"
+    ) { $0.isEmpty ? nil : $0 }
 
     /// The database, from `option` (a `--db` value) and the environment, for a command that only
     /// reads it.

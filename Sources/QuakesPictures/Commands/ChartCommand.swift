@@ -19,17 +19,24 @@ package struct ChartCommand: Command {
             completeness (--mc, else by maximum curvature). With --output it writes the chart as an \
             SVG, PNG, PDF or HTML file instead.
             """,
-        options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init(
-                .by, value: "unit", help: "What to count by.", default: "day",
-                choices: Histogram.Dimension.allCases.map(\.rawValue)),
-            .init(.cumulative, help: "With --by magnitude: N(≥M) on a log scale, and the b-value."),
-            .init(
-                .mc, value: "m", help: "The magnitude of completeness of the b-value.", default: "by maximum curvature"),
-            CommonOptions.format(Format.self, help: "table (also text): the chart; json: its data.", default: .table),
-        ] + PictureOptions.options(defaultSize: defaultSize) + [CommonOptions.utc])
+        options: [DatabaseLocation.option.declaration] + FilterOptions.options + [
+            by.declaration, cumulative.declaration, mc.declaration, format.declaration,
+        ] + pictureOptions.options + [CommonOptions.utc.declaration])
 
-    static let defaultSize = (width: 1000, height: 560)
+    static let by = ValueOption(
+        "by", value: "unit", help: "What to count by.", default: "day",
+        choices: Histogram.Dimension.allCases.map(\.rawValue),
+        expected: "one of " + Histogram.Dimension.allCases.map(\.rawValue).joined(separator: ", ")
+    ) { Histogram.Dimension(rawValue: $0.lowercased()) }
+    .defaulting(to: .day)
+    static let cumulative = Flag("cumulative", help: "With --by magnitude: N(≥M) on a log scale, and the b-value.")
+    static let mc = ValueOption(
+        "mc", value: "m", help: "The magnitude of completeness of the b-value.", default: "by maximum curvature",
+        expected: "a magnitude, such as 2.5"
+    ) { Double($0).flatMap { $0.isFinite ? $0 : nil } }
+    static let format = CommonOptions.format(
+        Format.self, help: "table (also text): the chart; json: its data.", default: .table)
+    static let pictureOptions = PictureOptions.Declarations(defaultSize: .init(width: 1000, height: 560))
 
     enum Format: String, Sendable, CaseIterable {
         case table, json
@@ -46,26 +53,19 @@ package struct ChartCommand: Command {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
+        database = try arguments.read(DatabaseLocation.option)
         filters = try FilterOptions(arguments, describing: true)
-        dimension =
-            try arguments.value(
-                .by, expected: "one of " + Histogram.Dimension.allCases.map(\.rawValue).joined(separator: ", ")
-            ) {
-                Histogram.Dimension(rawValue: $0.lowercased())
-            } ?? .day
-        cumulative = arguments.flag(.cumulative)
+        dimension = try arguments.read(Self.by)
+        cumulative = arguments.read(Self.cumulative)
         if cumulative, dimension != .magnitude { throw UsageError("'--cumulative' needs '--by magnitude'") }
-        completeness = try arguments.value(.mc, expected: "a magnitude, such as 2.5") {
-            Double($0).flatMap { $0.isFinite ? $0 : nil }
-        }
+        completeness = try arguments.read(Self.mc)
         if completeness != nil, !cumulative { throw UsageError("'--mc <m>' needs '--by magnitude --cumulative'") }
-        picture = try PictureOptions(arguments, defaultSize: Self.defaultSize)
-        format = try CommonOptions.format(arguments, default: .table)
+        picture = try PictureOptions(arguments, Self.pictureOptions)
+        format = try arguments.read(Self.format)
         if picture.output != nil, format == .json {
             throw UsageError("'--output <file>' draws the chart: leave out '--format json'")
         }
-        utc = arguments.flag(.utc)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     package func run(in environment: Environment) async throws -> ExitStatus {

@@ -19,15 +19,24 @@ package struct MapCommand: Command {
             Braille dots fitted to the terminal (COLUMNS and LINES, else 80x24 when not a \
             terminal), numbering the strongest events and listing them under it.
             """,
-        options: [DatabaseLocation.option] + FilterOptions.options + [
-            .init(
-                .extent, value: "extent",
-                help:
-                    "auto (fitted to the events), world, or MINLON,MINLAT,MAXLON,MAXLAT (across the date line when MINLON > MAXLON).",
-                default: "auto", choices: ["auto", "world"])
-        ] + PictureOptions.options(defaultSize: defaultSize) + [CommonOptions.utc])
+        options: [DatabaseLocation.option.declaration] + FilterOptions.options + [extent.declaration]
+            + pictureOptions.options + [CommonOptions.utc.declaration])
 
-    static let defaultSize = (width: 1200, height: 750)
+    static let extent = ValueOption(
+        "extent", value: "extent",
+        help:
+            "auto (fitted to the events), world, or MINLON,MINLAT,MAXLON,MAXLAT (across the date line when MINLON > MAXLON).",
+        default: "auto", choices: ["auto", "world"],
+        expected: "auto, world or MINLON,MINLAT,MAXLON,MAXLAT, as --bbox takes"
+    ) { text -> MapExtent? in
+        switch text.lowercased() {
+        case "auto": .auto
+        case "world": .world
+        default: FilterOptions.box(text).map(MapExtent.box)
+        }
+    }
+    .defaulting(to: .auto)
+    static let pictureOptions = PictureOptions.Declarations(defaultSize: .init(width: 1200, height: 750))
 
     var database: String?
     var filters: FilterOptions
@@ -37,19 +46,11 @@ package struct MapCommand: Command {
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
-        database = try DatabaseLocation.option(arguments)
+        database = try arguments.read(DatabaseLocation.option)
         filters = try FilterOptions(arguments, describing: true)
-        extent =
-            try arguments.value(.extent, expected: "auto, world or MINLON,MINLAT,MAXLON,MAXLAT, as --bbox takes") {
-                text -> MapExtent? in
-                switch text.lowercased() {
-                case "auto": .auto
-                case "world": .world
-                default: FilterOptions.box(text).map(MapExtent.box)
-                }
-            } ?? .auto
-        picture = try PictureOptions(arguments, defaultSize: Self.defaultSize)
-        utc = arguments.flag(.utc)
+        extent = try arguments.read(Self.extent)
+        picture = try PictureOptions(arguments, Self.pictureOptions)
+        utc = arguments.read(CommonOptions.utc)
     }
 
     package func run(in environment: Environment) async throws -> ExitStatus {
