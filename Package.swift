@@ -59,7 +59,7 @@ let package = Package(
         // A GeoJSON file as the store, read whole and answered from memory by the reference semantics.
         .target(name: "GeoJSONEngine", dependencies: ["QuakesCore", "Locking"]),
         // The one list of the tool's parts, its commands and its storage engines, for the executable
-        // and the tests: adding an engine is its module and one line there.
+        // and the tests: adding an engine is its module, its target here, and one line there.
         .target(
             name: "Registry",
             dependencies: ["QuakesCore", "QuakesPictures", "SQLiteEngine", "PostgresEngine", "GeoJSONEngine"]),

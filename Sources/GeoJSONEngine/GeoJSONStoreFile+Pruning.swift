@@ -11,7 +11,7 @@ extension GeoJSONStoreFile: PruningStore {
     }
 
     /// The file keeps no transactions, only the last token, which the prune's takes.
-    package mutating func deleteEvents(before cutoff: Int64, timestamp: Int64) -> Int64? {
+    package mutating func deleteEvents(before cutoff: Int64, author: String, timestamp: Int64) -> Int64? {
         events = events.filter { $0.value.time >= cutoff }
         lastToken += 1
         return lastToken

@@ -53,7 +53,8 @@ enum PostgresColumns {
     }
 
     /// A row of a result whose first columns are `list` in order, as `Quake(copying:)` reads it: each
-    /// field by its kind, the text's bytes as the server sent them (the `Quake` makes them valid UTF-8).
+    /// field by its kind, the text's bytes as the server sent them; nothing but `Quake(copying:)`
+    /// reads this row, and it makes them valid UTF-8 whatever they are.
     private struct ResultRow: QuakeRow {
         let result: PostgresResult
         let row: Int

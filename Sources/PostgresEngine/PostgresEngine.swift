@@ -31,7 +31,7 @@ package struct PostgresDatabase: DatabaseWriter {
     static let engine = EngineDescription(
         values: "postgresql://…",
         summary: "A PostgreSQL database that several hosts share, named by a postgresql:// or postgres:// URI "
-            + "that libpq reads (passwords from ~/.pgpass).",
+            + "that libpq reads (passwords from ~/.pgpass); it announces every commit to watches.",
         kind: "a PostgreSQL database", suggestion: "a PostgreSQL database (--db postgresql://…)",
         capabilities: [.keepsHistory, .recordsChecks, .announcesCommits])
 

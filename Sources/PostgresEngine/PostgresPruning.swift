@@ -14,10 +14,10 @@ struct PostgresPruning: PruningStore {
         try count("SELECT count(*) FROM identity WHERE id = event AND deleted = 1 AND time < $1::bigint", cutoff)
     }
 
-    func deleteEvents(before cutoff: Int64, timestamp: Int64) throws -> Int64? {
+    func deleteEvents(before cutoff: Int64, author: String, timestamp: Int64) throws -> Int64? {
         let history = try PostgresPendingHistory.begin(on: connection)
         try history.deleteEvents(olderThan: cutoff)
-        return try history.record(author: "prune", source: nil, timestamp: timestamp).token
+        return try history.record(author: author, source: nil, timestamp: timestamp).token
     }
 
     func forgetOwners(before cutoff: Int64) throws {

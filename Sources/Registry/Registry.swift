@@ -6,7 +6,8 @@ import SQLiteEngine
 
 /// What the tool is made of: its commands and its storage engines, listed here and nowhere else,
 /// for the executable and the tests alike. The core names no engine, and no command of a module
-/// above it: adding an engine is its module and one line here.
+/// above it: adding an engine is its module and one line here (beside its target in Package.swift,
+/// and its case in the tests' `TestEngine`).
 public enum Registry {
     /// The storage engines, asked in this order which keeps the database `--db` names: PostgreSQL
     /// takes its URIs, GeoJSON paths ending in .geojson or .json, and SQLite, last, every value the

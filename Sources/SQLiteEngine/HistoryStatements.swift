@@ -17,10 +17,10 @@ struct HistoryStatements: PruningStore {
         try count("SELECT count(*) FROM quake WHERE time < ?1", cutoff)
     }
 
-    func deleteEvents(before cutoff: Int64, timestamp: Int64) throws -> Int64? {
+    func deleteEvents(before cutoff: Int64, author: String, timestamp: Int64) throws -> Int64? {
         let history = try SQLitePendingHistory.begin(on: connection)
         try history.deleteEvents(olderThan: cutoff)
-        return try history.record(author: "prune", source: nil, timestamp: timestamp).token
+        return try history.record(author: author, source: nil, timestamp: timestamp).token
     }
 
     func forgetOwners(before cutoff: Int64) throws {

@@ -122,12 +122,12 @@ struct IngestStatements: IdentityStore {
         }
     }
 
-    /// `prepared` is a `PackedQuake`: the only form this store's `eventPreparation` makes, and a
-    /// batch is prepared by the store it is given to (`FeedIngest`), so the cast, checked in debug
-    /// builds, cannot fail.
+    /// `prepared` is a `PackedQuake`: the only form this store's `eventPreparation` makes, and an
+    /// ingest prepares the batches of the store it gives them to (`FeedIngest`). The cast checks
+    /// it all the same: a class's type is one comparison.
     mutating func writeEvent(_ quake: Quake, prepared: (any AnyObject & Sendable)?) throws {
         try writeRefreshes()
-        let packed = prepared.map { unsafeDowncast($0, to: PackedQuake.self) } ?? PackedQuake(quake)
+        let packed = prepared.map { $0 as! PackedQuake } ?? PackedQuake(quake)
         try events.append(packed, on: connection, arena: arena)
     }
 

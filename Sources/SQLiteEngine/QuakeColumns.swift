@@ -16,8 +16,9 @@ enum QuakeColumns {
     }
 
     /// The row at a statement's cursor, whose columns from `first` are `list` in order, as
-    /// `Quake(copying:)` reads it: each field by its kind, the text's bytes as SQLite holds them
-    /// (the `Quake` makes them valid UTF-8).
+    /// `Quake(copying:)` reads it: each field by its kind, the text's bytes as SQLite holds them,
+    /// which may not be valid UTF-8 (another program may have written them): nothing but
+    /// `Quake(copying:)` reads this row, and it makes them valid.
     private struct StatementRow: QuakeRow {
         let statement: Statement
         let first: Int32

@@ -19,9 +19,9 @@ package struct SQLiteDatabase: DatabaseWriter {
 
     static let engine = EngineDescription(
         values: "any other path",
-        summary: "A SQLite file on this machine, the default: missing folders are created, and its readers "
+        summary: "An SQLite file on this machine, the default: missing folders are created, and its readers "
             + "never wait for a fetch.",
-        kind: "a SQLite file", suggestion: "a SQLite file (--db quakes.sqlite)",
+        kind: "an SQLite file", suggestion: "an SQLite file (--db quakes.sqlite)",
         capabilities: [.keepsHistory, .recordsChecks])
 
     package var engine: EngineDescription { Self.engine }

@@ -80,7 +80,10 @@ import Testing
         let error = try #require(throws: UsageError.self) { try parsed.read(Self.limit) }
         #expect(error.message == "The value 'abc' is invalid for '--limit <n>': expected a whole number")
         #expect(try parsed.read(Self.minMagnitude) == nil)
-        #expect(try parsed.read(Self.minMagnitude.defaulting(to: 2.5)) == 2.5)
+        // An option not given reads as its default, the value of the text help shows.
+        let defaulted = ValueOption(
+            "min-magnitude", value: "m", help: "A magnitude.", default: "2.5", expected: "a number", Double.init)
+        #expect(try parsed.read(defaulted.defaulting(to: 2.5)) == 2.5)
     }
 
     @Test func neverCrashesOnArbitraryArguments() throws {

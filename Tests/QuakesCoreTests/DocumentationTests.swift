@@ -98,6 +98,33 @@ import Testing
         #expect(Self.mentions("--help", in: page) && Self.mentions("-h", in: page), "docs/commands.md: -h, --help")
     }
 
+    /// The usage block that opens a command's section (the first fenced block that starts with
+    /// `quakes NAME`) names every option the command's help lists, the filters standing for
+    /// themselves as FILTERS where it says so: a reader copies a command line from there.
+    @Test func everyUsageBlockNamesEveryOption() throws {
+        let sections = Self.sections(try Self.text("docs/commands.md"))
+        let filters = Set(FilterOptions.options.map { "--" + $0.name })
+        for command in Registry.commands {
+            let blocks = (sections[command.name] ?? "").components(separatedBy: "```").enumerated()
+                .filter { $0.offset % 2 == 1 }.map { $0.element.drop { $0 != "\n" }.dropFirst() }
+            guard let usage = blocks.first(where: { $0.hasPrefix("quakes \(command.name)") }) else {
+                Issue.record("docs/commands.md, `quakes \(command.name)` has no usage block")
+                continue
+            }
+            let missing = command.help.options.map { "--" + $0.name }.filter { option in
+                option != "--help" && !Self.mentions(option, in: String(usage))
+                    && !(usage.contains("FILTERS") && filters.contains(option))
+            }
+            #expect(missing.isEmpty, "docs/commands.md, `quakes \(command.name)`'s usage block leaves out \(missing)")
+        }
+    }
+
+    /// The README stays a page a newcomer reads in five minutes.
+    @Test func theREADMEIsAtMost250Lines() throws {
+        let lines = try Self.text("README.md").split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lines <= 250, "README.md has \(lines) lines")
+    }
+
     // MARK: - No name that does not exist
 
     /// The code of `text`: each line of its fenced blocks, then its inline spans (which may run over

@@ -90,7 +90,8 @@ import Testing
         try await expectSameAnswer(["list", "--format", "geojson", "--sort", "place"])
     }
 
-    /// The same writes, at the same moments, on both engines: every command then answers alike,
+    /// The same writes, at the same moments, on SQLite and PostgreSQL, and on the GeoJSON file every
+    /// step but the history's and status's, which it does not keep: every command then answers alike,
     /// the writers themselves (fetch's summaries, prune's), the history and status included. Only
     /// what names the database itself differs (its location, its engine's schema version), and the
     /// seconds a fetch took.

@@ -100,7 +100,7 @@ import Testing
         // The engines that keep a history are named by what they say of themselves.
         #expect(
             history.standardError.contains(
-                "keep the catalogue in a PostgreSQL database (--db postgresql://…) or a SQLite file (--db quakes.sqlite) "
+                "keep the catalogue in a PostgreSQL database (--db postgresql://…) or an SQLite file (--db quakes.sqlite) "
                     + "to list its history"), "\(history.standardError)")
         func lastToken() async -> String {
             await QuakesRun.run(["history", "--db", database, "--last-token"]).standardOutput

@@ -74,7 +74,7 @@ import Testing
         #expect(
             run.standardError.contains(
                 "(it is a GeoJSON-file store, and the file changes only when what it holds does), so --fresh-within "
-                    + "cannot tell; keep the catalogue in a PostgreSQL database (--db postgresql://…) or a SQLite file "
+                    + "cannot tell; keep the catalogue in a PostgreSQL database (--db postgresql://…) or an SQLite file "
                     + "(--db quakes.sqlite) to monitor it this way"), "\(run.standardError)")
     }
 

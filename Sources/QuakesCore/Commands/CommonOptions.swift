@@ -34,7 +34,7 @@ package enum CommonOptions {
 
     /// `--format`, whose choices are `Format`'s cases; `table` is also accepted as `text` where a
     /// command called it that first.
-    package static func format<Format: RawRepresentable & CaseIterable & Sendable>(
+    package static func format<Format: RawRepresentable & CaseIterable & Sendable & Equatable>(
         _: Format.Type, help: String, default defaultValue: Format
     ) -> DefaultedOption<Format> where Format.RawValue == String {
         let names = Format.allCases.map(\.rawValue)

@@ -53,15 +53,21 @@ public struct ValueOption<Value: Sendable>: DeclaredOption {
         return value
     }
 
-    /// The option read as `value` when it is not given.
-    package func defaulting(to value: Value) -> DefaultedOption<Value> {
-        DefaultedOption(option: self, defaultValue: value)
+    /// The option read as `value` when it is not given. The default help shows is the text that
+    /// reads as `value`: the two are the same fact, and a debug build (every test) stops where they
+    /// part.
+    package func defaulting(to value: Value) -> DefaultedOption<Value> where Value: Equatable {
+        assert(
+            declaration.defaultValue.flatMap { try? convert($0) } == value,
+            "--\(declaration.name)'s default, as help shows it, does not read as its value")
+        return DefaultedOption(option: self, defaultValue: value)
     }
 }
 
 /// An option that takes a value and has one when not given, such as `--timeout <seconds>`.
 ///
-/// The default as help shows it is the declaration's (`60`, `1G`), written beside this one.
+/// The default as help shows it is the declaration's (`60`, `1G`): the text that reads as
+/// `defaultValue` (`ValueOption.defaulting(to:)` checks it).
 public struct DefaultedOption<Value: Sendable>: DeclaredOption {
     /// The option without its default.
     let option: ValueOption<Value>

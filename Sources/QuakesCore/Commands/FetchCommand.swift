@@ -19,7 +19,8 @@ package struct FetchCommand: Command {
                 help: """
                     A USGS summary feed name ({significant,4.5,2.5,1.0,all}_{hour,day,week,month}), an http, \
                     https or file URL, the path of a GeoJSON file (gzipped or not), or - for standard input.
-                    """, isRepeating: true, isOptional: true, default: "all_day", choices: FeedSource.summaryFeedNames,
+                    """, isRepeating: true, isOptional: true, default: defaultSource,
+                choices: FeedSource.summaryFeedNames,
                 takesPath: true)
         ],
         options: [DatabaseLocation.option.declaration] + downloadOptions + [
@@ -36,6 +37,9 @@ package struct FetchCommand: Command {
             "Ask the FDSN service about each stored event a summary feed no longer lists, and record what it says (deleted, merged, revised)."
     )
     static let service = ServiceOptions.service(help: "The FDSN event service --confirm-vanished asks.")
+
+    /// The source fetched when none is given.
+    static let defaultSource = "all_day"
 
     // MARK: - The download options that `fetch`, `watch`, `backfill` and `sync` share
 
@@ -86,7 +90,7 @@ package struct FetchCommand: Command {
     var confirmingService: FDSNService?
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
-        sources = arguments.positionals.isEmpty ? ["all_day"] : arguments.positionals
+        sources = arguments.positionals.isEmpty ? [Self.defaultSource] : arguments.positionals
         database = try arguments.read(DatabaseLocation.option)
         settings = try Self.settings(arguments, author: Self.author)
         settings.force = arguments.read(Self.force)

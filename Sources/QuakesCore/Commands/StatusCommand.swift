@@ -47,9 +47,9 @@ package struct StatusCommand: BlockingCommand {
         let zone = environment.zone(utc: utc)
         let now = try FilterOptions.now(now, in: environment, zone: zone)
         let database = try DatabaseLocation.reader(option: database, in: environment)
-        var status = try database.read(zone: .utc) { try $0.status() }
-        status.checksRecorded = database.engine.capabilities.contains(.recordsChecks)
-        if freshWithin != nil, !status.checksRecorded {
+        let status = try database.read(zone: .utc) { try $0.status() }
+        let checksRecorded = database.engine.capabilities.contains(.recordsChecks)
+        if freshWithin != nil, !checksRecorded {
             let engine = database.engine
             throw UsageError(
                 "\(status.path) does not record when a fetch last succeeded (it is \(engine.kind)"
@@ -58,8 +58,10 @@ package struct StatusCommand: BlockingCommand {
         }
         let fresh = freshWithin.map { window in (status.lastSuccess ?? .min) >= now - window }
         switch format {
-        case .json: environment.standardOutput.writeLine(Self.json(status, fresh: fresh).serialized())
-        case .table: environment.standardOutput.write(Self.table(status, zone: zone))
+        case .json:
+            environment.standardOutput.writeLine(
+                Self.json(status, checksRecorded: checksRecorded, fresh: fresh).serialized())
+        case .table: environment.standardOutput.write(Self.table(status, checksRecorded: checksRecorded, zone: zone))
         }
         guard fresh == false, let freshWithin else { return .success }
         let last = status.lastSuccess.map { "the last one: \(Self.time($0, zone: zone))" } ?? "none ever did"
@@ -71,7 +73,7 @@ package struct StatusCommand: BlockingCommand {
 
     /// `{"database":…,"schemaVersion":n,"events":n,"tombstones":n,"earliest":…,"latest":…,
     /// "newest":{quake}|null,"lastToken":n,"lastSuccess":…,"checksRecorded":b,"sources":[…]}`, and `"fresh"` with `--fresh-within`.
-    static func json(_ status: DatabaseStatus, fresh: Bool?) -> JSONValue {
+    static func json(_ status: DatabaseStatus, checksRecorded: Bool, fresh: Bool?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("database", .string(status.path)),
             ("schemaVersion", .integer(Int64(status.schemaVersion))),
@@ -82,7 +84,7 @@ package struct StatusCommand: BlockingCommand {
             ("newest", status.newest.map { QuakeFormats.jsonObject($0) } ?? .null),
             ("lastToken", .integer(status.lastToken)),
             ("lastSuccess", .string(status.lastSuccess.map(CivilTime.iso8601))),
-            ("checksRecorded", .bool(status.checksRecorded)),
+            ("checksRecorded", .bool(checksRecorded)),
             (
                 "sources",
                 .array(
@@ -102,7 +104,7 @@ package struct StatusCommand: BlockingCommand {
     }
 
     /// `name  value` lines, times in the display zone.
-    static func table(_ status: DatabaseStatus, zone: DisplayZone) -> String {
+    static func table(_ status: DatabaseStatus, checksRecorded: Bool, zone: DisplayZone) -> String {
         var rows: [(String, String)] = [
             ("database", status.path),
             ("schema", "version \(status.schemaVersion)"),
@@ -122,11 +124,11 @@ package struct StatusCommand: BlockingCommand {
         rows.append(
             (
                 "last success",
-                status.checksRecorded ? status.lastSuccess.map { time($0, zone: zone) } ?? "never" : "not recorded"
+                checksRecorded ? status.lastSuccess.map { time($0, zone: zone) } ?? "never" : "not recorded"
             ))
         for source in status.sources {
             rows.append(("source", source.url))
-            if status.checksRecorded {
+            if checksRecorded {
                 rows.append(
                     ("  checked", source.checked.map { "\(time($0, zone: zone)) (\(source.outcome ?? "ok"))" } ?? "-"))
             }

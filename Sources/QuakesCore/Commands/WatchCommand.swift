@@ -10,8 +10,9 @@ package struct WatchCommand: Command {
             Takes the filters, sort and sections of 'quakes list'. Reports insert, update, delete \
             and move (an update that changed the event's section or position). The first pass reports \
             the current result set as inserts. With --no-fetch it fetches nothing and follows the \
-            history instead, so it can run beside a cron fetch; on a PostgreSQL database every commit, \
-            from any host, wakes it at once. SIGINT ends it with status 0.
+            history instead, so it can run beside a cron fetch; where the storage engine announces \
+            commits (see 'quakes --help'), every commit, from any host, wakes it at once. SIGINT ends \
+            it with status 0.
             """,
         arguments: [
             .init(

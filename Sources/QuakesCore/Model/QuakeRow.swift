@@ -9,7 +9,8 @@ package protocol QuakeRow {
     /// The field's value, for a real field; nil when it has none.
     func real(_ field: QuakeField) -> Double?
     /// Calls `body` with the UTF-8 of a text field (valid UTF-8, as a `String` would hold it), or
-    /// nil when it has none; the bytes are valid only during the call.
+    /// nil when it has none; the bytes are valid only during the call. The one exception: the
+    /// engines' private rows that only `Quake(copying:)` reads, which repairs what it is given.
     func withText<Result>(_ field: QuakeField, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
         -> Result
     /// The whole event, for writers that need one.

@@ -21,10 +21,10 @@ struct ManualPage {
             "QUAKES_DB",
             "The database, a file or a server's URI (see STORAGE ENGINES), when --db is not given. It must not be empty."
         ),
-        ("XDG_DATA_HOME", "When QUAKES_DB is unset, the database is $XDG_DATA_HOME/quakes/quakes.sqlite."),
+        ("XDG_DATA_HOME", "When QUAKES_DB is unset, the database is $XDG_DATA_HOME/\(DatabaseLocation.defaultFile)."),
         (
             "HOME",
-            "When XDG_DATA_HOME is unset too, the database is ~/.local/share/quakes/quakes.sqlite; with HOME unset, the home folder is the account's in the password database."
+            "When XDG_DATA_HOME is unset too, the database is ~/.local/share/\(DatabaseLocation.defaultFile); with HOME unset, the home folder is the account's in the password database."
         ),
         ("TZ", "The zone calendar times are read and shown in (dates, days, tables), unless --utc is given."),
         ("QUAKES_NOW", "The moment taken as now when --now is not given, for reproducible queries."),

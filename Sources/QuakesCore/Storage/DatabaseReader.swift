@@ -1,10 +1,12 @@
 /// A database that `--db` or `QUAKES_DB` named, whichever engine keeps it, as a command that only
-/// reads it sees it (`count`, `list`, `show`, `history`, `status`, `watch --no-fetch`). Commands,
+/// reads it sees it (`count`, `list`, `show`, `history`, `status`, `chart`, `map`). Commands,
 /// output and ingest speak to an engine only through this, `DatabaseWriter`, `QuakeReading` and
 /// `QuakeWriting`; they never name an engine's types.
 ///
 /// After GRDB's `DatabaseReader` and `DatabaseWriter`: what a reader may do is a small protocol of
-/// its own, and a writer's is a second one that adds to it.
+/// its own, and a writer's is a second one that adds to it. An engine gives one value that is
+/// both (`StorageEngine.database(named:in:)`); a read command sees it as a reader only
+/// (`DatabaseLocation.reader`), so it cannot reach the writer's lock or store.
 package protocol DatabaseReader: Sendable {
     /// How messages name it: a server's URI never shows its password.
     var name: String { get }
@@ -18,9 +20,10 @@ package protocol DatabaseReader: Sendable {
     /// own.
     func read<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws -> Result
 
-    /// A listener that hears every write committed to the database, by any process on any host;
-    /// nil, the default, for an engine that cannot announce commits (then `watch` looks again every
-    /// interval).
+    /// A listener that hears every write committed to the database, by any process on any host:
+    /// asked for only when the engine's description has `announcesCommits` (EngineTests holds the
+    /// two alike); nil, the default, for an engine that cannot announce commits (then `watch` looks
+    /// again every interval).
     func changeListener() async throws -> (any ChangeListener)?
 }
 

@@ -16,9 +16,6 @@ package struct DatabaseStatus: Sendable {
     package var lastToken: Int64
     /// Every source fetched into it, and when a fetch of each last succeeded.
     package var sources: [FeedState]
-    /// False for an engine that does not record when a source was last checked
-    /// (`EngineCapabilities.recordsChecks`): then no `checked` is known, not even "never".
-    package var checksRecorded = true
 
     package init(
         path: String, schemaVersion: Int32, events: Int, tombstones: Int, earliest: Int64?, latest: Int64?,

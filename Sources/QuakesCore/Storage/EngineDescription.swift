@@ -40,8 +40,8 @@ package struct EngineCapabilities: OptionSet, Sendable {
     package static let keepsHistory = EngineCapabilities(rawValue: 1 << 0)
     /// It records when a fetch of each source last succeeded (`status --fresh-within`).
     package static let recordsChecks = EngineCapabilities(rawValue: 1 << 1)
-    /// It tells other processes of a commit as it happens (`Database.changeListener()`), so that
-    /// `watch --no-fetch` need not look again every interval.
+    /// It tells other processes of a commit as it happens (`DatabaseReader.changeListener()`, which
+    /// `watch` asks for only then), so that `watch --no-fetch` need not look again every interval.
     package static let announcesCommits = EngineCapabilities(rawValue: 1 << 2)
 }
 

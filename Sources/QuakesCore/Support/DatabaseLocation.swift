@@ -5,13 +5,17 @@
 /// An empty `--db` or `QUAKES_DB` is a mistake (a script's unset variable), never a quiet fallback
 /// to the user's real database.
 package enum DatabaseLocation {
+    /// The database, in the user's data folder, when neither `--db` nor `QUAKES_DB` names one: a
+    /// file, which the engine that takes any other path keeps.
+    package static let defaultFile = "quakes/quakes.sqlite"
+
     /// The `--db` option every command that touches the database takes, which, when given, must
     /// not be empty.
     package static let option = ValueOption(
         "db", value: "path",
         help:
             "Where the catalogue is kept: a file, or a database server's URI; the value says which storage engine keeps it (see 'quakes --help').",
-        default: "$QUAKES_DB, else $XDG_DATA_HOME/quakes/quakes.sqlite, else ~/.local/share/quakes/quakes.sqlite",
+        default: "$QUAKES_DB, else $XDG_DATA_HOME/\(defaultFile), else ~/.local/share/\(defaultFile)",
         takesPath: true,
         expected: "a file path or a database URI (an empty one would fall back to the default database)"
     ) { $0.isEmpty ? nil : $0 }
@@ -43,7 +47,7 @@ package enum DatabaseLocation {
         }
         // The XDG spec says to ignore a relative XDG_DATA_HOME.
         if let data = environment.variables["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/quakes/quakes.sqlite"
+            return data + "/" + defaultFile
         }
         let home = environment.variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment.accountHome()
         guard let home, home.hasPrefix("/") else {
@@ -51,6 +55,6 @@ package enum DatabaseLocation {
                 "No home folder to keep the database in (HOME is unset and the account has none): give --db or set QUAKES_DB"
             )
         }
-        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/quakes/quakes.sqlite"
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/share/" + defaultFile
     }
 }

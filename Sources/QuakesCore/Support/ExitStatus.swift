@@ -35,8 +35,9 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code) (\(name))" }
 
-    /// Every status the tool ends with and what it tells a script, in docs/commands.md's words: the
-    /// manual's EXIT STATUS section is rendered from this list, so it names each code once.
+    /// Every status the tool ends with and what it tells a script, in short: the manual's EXIT
+    /// STATUS section is rendered from this list, so it names each code once. docs/commands.md
+    /// explains each at more length, for the same codes (ManualPageTests holds the two alike).
     static let documented: [(status: ExitStatus, meaning: String)] = [
         (.success, "success"),
         (
@@ -54,7 +55,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
         (.noInput, "a local input file is missing or unreadable, or the database does not exist"),
         (
             .unavailable,
-            "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered; or cairo, which pictures need, is not installed"
+            "network or HTTP failure: DNS, connection, TLS, timeout, an HTTP status of 400 or more, or no database server answered; or a library a picture needs is not installed"
         ),
         (.software, "a bug in quakes"),
         (
@@ -69,7 +70,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
             .temporaryFailure,
             "another quakes process is writing the database (beyond --wait), the database's own lock outlasted its busy timeout, or the database server takes no connection now: try again later"
         ),
-        (.noPermission, "the database server refused the connection: password, role, pg_hba.conf or CONNECT privilege"),
+        (.noPermission, "the database server refused the connection: password, role, or the server's access rules"),
         (
             .interrupted,
             "SIGINT: the transaction in progress was rolled back and the lock released; a command that only reads ends at once, by the signal, which a shell reports as 130"
