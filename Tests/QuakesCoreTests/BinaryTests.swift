@@ -186,6 +186,8 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(newest.result.standardOutput.utf8)) as? [String: Any])["id"]
         let cases: [([String], Int32, String)] = [
             (["count", "--db", database], 0, "18\n"),
+            // Options before the subcommand, through the same quick path.
+            (["--db", database, "count"], 0, "18\n"),
             (["show", "--db", database, "--format", "json", "\(id ?? "")"], 0, "{\"id\":\"\(id ?? "")\""),
             (["status", "--db", database, "--format", "json"], 0, "{"),
             (["history", "--db", database, "--last-token"], 0, "1\n"),

@@ -175,6 +175,10 @@ import Testing
                     """
                     OVERVIEW: Keep a local copy of the USGS earthquake catalogue and answer questions about it.
 
+                    The options --db, --utc, --color and --quiet may also come before the
+                    subcommand, where every command that takes them reads them: quakes --db
+                    quakes.sqlite count.
+
                     USAGE: quakes <subcommand>
 
                     OPTIONS:
@@ -475,5 +479,50 @@ import Testing
         ReliabilityReport.record(
             "Command line", "random command lines of real words, options and values", runs: iterations,
             "\(summary); every failure an `Error:` line, no crash, the database sound")
+    }
+}
+
+/// `--db`, `--utc`, `--color` and `--quiet` before the subcommand, as git and cargo take theirs.
+@Suite struct LeadingOptionsTests {
+    @Test func theyMoveAfterTheSubcommandsName() {
+        #expect(
+            LeadingOptions.moved(["--db", "q.sqlite", "count", "--last", "5h"]) == [
+                "count", "--db", "q.sqlite", "--last", "5h",
+            ])
+        #expect(
+            LeadingOptions.moved(["--db=q.sqlite", "-q", "--utc", "fetch", "all_hour"]) == [
+                "fetch", "--db=q.sqlite", "-q", "--utc", "all_hour",
+            ])
+        #expect(LeadingOptions.moved(["--color", "never", "list"]) == ["list", "--color", "never"])
+        // Anything else stays as it is, for the route to answer.
+        for arguments in [
+            ["count", "--db", "q"], ["--version"], ["--help"], ["--db"], ["--db", "q"], ["--limit", "3", "list"], [],
+        ] {
+            #expect(LeadingOptions.moved(arguments) == arguments, "\(arguments)")
+        }
+    }
+
+    @Test func aCommandReadsThemAsItsOwn() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: database)
+        let before = await QuakesRun.run(["--db", database, "--utc", "list", "--limit", "3"])
+        let after = await QuakesRun.run(["list", "--db", database, "--utc", "--limit", "3"])
+        #expect(before.status == .success, "\(before.standardError)")
+        #expect(before.standardOutput == after.standardOutput)
+        #expect(!before.standardOutput.isEmpty)
+    }
+
+    @Test func aCommandThatDoesNotTakeOneSaysSo() async throws {
+        let run = await QuakesRun.run(["--quiet", "count"])
+        #expect(run.status == .usage)
+        #expect(run.standardError.hasPrefix("Error: Unknown option '--quiet'\nUsage: quakes count"))
+    }
+
+    @Test func withoutASubcommandTheyAreAMissingSubcommand() async throws {
+        let run = await QuakesRun.run(["--db", "q.sqlite"])
+        #expect(run.status == .usage)
+        #expect(
+            run.standardError.hasPrefix("Error: Missing subcommand after '--db q.sqlite'\nUsage: quakes <subcommand>"))
     }
 }

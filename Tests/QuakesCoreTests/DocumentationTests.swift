@@ -31,7 +31,10 @@ import Testing
     /// root command, `quakes --version`.
     static let options: [String: Set<String>] = {
         var options = [
-            "": Set(Quakes.help(commands: Registry.commands, engines: Registry.engines).options.map(\.name) + ["help"])
+            // Before the subcommand: the root's own, and those every command that takes them reads there.
+            "": Set(
+                Quakes.help(commands: Registry.commands, engines: Registry.engines).options.map(\.name)
+                    + LeadingOptions.declarations.map(\.name) + ["help"])
         ]
         for command in Registry.commands {
             options[command.name] = Set(command.help.options.map(\.name) + ["help"])

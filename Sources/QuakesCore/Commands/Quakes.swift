@@ -10,6 +10,7 @@ public enum Quakes {
         CommandHelp(
             commandName: "quakes",
             abstract: "Keep a local copy of the USGS earthquake catalogue and answer questions about it.",
+            discussion: LeadingOptions.discussion,
             options: [CommandHelp.Option("version", help: "Show the version.")],
             subcommands: commands.map { ($0.name, $0.help.abstract) } + [("help", "Show subcommand help information.")],
             sections: [
@@ -31,6 +32,7 @@ public enum Quakes {
     ///
     /// Every output is flushed before it returns.
     public static func main(_ arguments: [String], in environment: Environment) async -> ExitStatus {
+        let arguments = LeadingOptions.moved(arguments)
         // The command runs in a task of its own, which SIGINT and SIGTERM cancel.
         let command = Task { await run(arguments, in: environment) }
         environment.interruption.onInterrupt { command.cancel() }
@@ -52,7 +54,7 @@ public enum Quakes {
     ) -> ExitStatus? {
         guard
             case let .answered(status) = route(
-                arguments, commands: commands, engines: engines, standardOutput: standardOutput,
+                LeadingOptions.moved(arguments), commands: commands, engines: engines, standardOutput: standardOutput,
                 standardError: standardError)
         else { return nil }
         return finish(status, standardOutput: standardOutput, standardError: standardError)
@@ -66,6 +68,7 @@ public enum Quakes {
     /// threads, so such a command pays for neither: SIGINT and SIGTERM end it as they end any
     /// program that does not handle them, and it has nothing to roll back.
     public static func runBlockingCommand(_ arguments: [String], in environment: Environment) -> ExitStatus? {
+        let arguments = LeadingOptions.moved(arguments)
         guard let first = arguments.first, let type = command(named: first, in: environment.commands)?.blocking else {
             return nil
         }
@@ -136,9 +139,11 @@ public enum Quakes {
         default:
             guard let command = command(named: first, in: commands) else {
                 let message =
-                    first.hasPrefix("-")
-                    ? "Unknown option '\(first)'" + Suggestion.hint(for: first, among: ["--help", "--version"])
-                    : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: names(of: commands))
+                    LeadingOptions.spells(first)
+                    ? "Missing subcommand after '\(arguments.joined(separator: " "))'"
+                    : first.hasPrefix("-")
+                        ? "Unknown option '\(first)'" + Suggestion.hint(for: first, among: ["--help", "--version"])
+                        : "Unknown subcommand '\(first)'" + Suggestion.hint(for: first, among: names(of: commands))
                 return .answered(reportUsage(UsageError(message), of: rootHelp(), to: standardError))
             }
             return .command(command)
