@@ -52,6 +52,15 @@ package struct GeoJSONDatabase: DatabaseWriter {
         try body(try GeoJSONReader(path: path, zone: zone, cache: cache))
     }
 
+    /// A store whose first write has not committed is not there yet: its writer reads it as the
+    /// empty store it is.
+    package func readAsWriter<Result>(zone: DisplayZone, _ body: (any QuakeReading) throws -> Result) throws
+        -> Result
+    {
+        guard GeoJSONStoreFile.Version.of(path) == nil else { return try read(zone: zone, body) }
+        return try body(GeoJSONReader(path: path, file: GeoJSONStoreFile(), zone: zone))
+    }
+
     package func checkWritable() async throws {
         try await Blocking.run { [path] in
             if let (bytes, _) = try GeoJSONStoreFile.contents(of: path) {

@@ -19,6 +19,14 @@ final class GeoJSONReader: QuakeReading {
         catalogue = InMemoryCatalogue(entry.quakes)
     }
 
+    /// A reader of `file`, as the store at `path` would hold it (an empty one, not written yet).
+    init(path: String, file: GeoJSONStoreFile, zone: DisplayZone) {
+        self.file = file
+        self.path = path
+        self.zone = zone
+        catalogue = InMemoryCatalogue(Array(file.events.values))
+    }
+
     func count(_ filter: QuakeFilter) throws -> Int {
         catalogue.count(filter)
     }

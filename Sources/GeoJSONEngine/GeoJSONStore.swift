@@ -32,14 +32,11 @@ actor GeoJSONStore: QuakeWriting {
         self.path = path
     }
 
-    /// Reads the file, so that a fetch fails early when it is not a store, or, when there is
-    /// none, creates an empty store, as the other engines create their database: after a first
-    /// fetch, even one that failed, the store exists and holds nothing. A `watch` opens its writer
-    /// without the writer lock, so the creation never replaces a file another writer made.
+    /// Reads the file, so that a fetch fails early when it is not a store. A missing store is made
+    /// by the first write that commits, as the other engines make their database: a first fetch
+    /// that fails leaves none.
     func open() throws(StoreError) {
-        guard try current() == GeoJSONStoreFile(), saved?.version == nil else { return }
-        try GeoJSONStoreFile.replace(path, with: GeoJSONStoreFile().encoded(), onlyIfMissing: true)
-        saved = nil  // Read again at the next write: another writer may have made the file first.
+        _ = try current()
     }
 
     // MARK: - Ingest transactions

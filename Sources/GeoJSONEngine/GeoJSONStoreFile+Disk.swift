@@ -71,14 +71,9 @@ extension GeoJSONStoreFile {
     /// Replaces the file at `path` with `bytes`: written to a temporary file beside it, flushed to
     /// disk, renamed over it, and the folder flushed, so that the rename itself survives a crash.
     /// The new file keeps the old one's permissions (a web server that could read it still can).
-    ///
-    /// With `onlyIfMissing`, the file is linked in place of renamed, which fails when one exists:
-    /// a writer that has not taken the writer lock may create an empty store, never replace one.
     /// The temporary file's name is this process's own.
     @discardableResult
-    package static func replace(_ path: String, with bytes: [UInt8], onlyIfMissing: Bool = false) throws(StoreError)
-        -> Version
-    {
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(StoreError) -> Version {
         try DatabaseFolder.create(for: path, database: path)
         let temporary = path + ".tmp.\(getpid())"
         func failure(_ doing: String) -> StoreError {
@@ -107,17 +102,13 @@ extension GeoJSONStoreFile {
         }
         if error == nil, fsync(descriptor) != 0 { error = failure("flush \(temporary) to disk") }
         close(descriptor)
-        if error == nil, !onlyIfMissing, rename(temporary, path) != 0 {
+        if error == nil, rename(temporary, path) != 0 {
             error = failure("rename \(temporary) to \(path)")
-        }
-        if error == nil, onlyIfMissing, link(temporary, path) != 0, errno != EEXIST {
-            error = failure("link \(temporary) to \(path)")
         }
         if let error {
             unlink(temporary)
             throw error
         }
-        if onlyIfMissing { unlink(temporary) }
         DatabaseFolder.flush(containing: path)
         guard let version = Version.of(path) else { throw failure("read \(path) back") }
         return version

@@ -52,6 +52,11 @@ import Testing
             asNobody: true)
         #expect(status == 74)
         #expect(message.hasPrefix("Error: "), "\(message)")
+        // It names the folder that is not writable.
+        #expect(
+            message.contains(
+                "cannot create the lock file \(locked)/q.sqlite.lock: the folder \(locked) is not writable"),
+            "\(message)")
         #expect(!FileManager.default.fileExists(atPath: locked + "/q.sqlite"))
         // A database this user may read but not write: a fetch is refused whole.
         chmod(database, 0o644)

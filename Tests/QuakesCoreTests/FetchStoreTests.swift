@@ -6,6 +6,16 @@ import Testing
 
 /// `quakes fetch` into real database files, checked against the files' own contents.
 @Suite struct FetchStoreTests {
+    /// A first fetch that fails before it stores anything (its source is missing) leaves nothing
+    /// beside where the database would be: no database, no draft, no lock file.
+    @Test(arguments: ["quakes.sqlite", "quakes.geojson"]) func aFailedFirstFetchLeavesNothing(name: String) async throws
+    {
+        let folder = try TemporaryDirectory()
+        let run = await QuakesRun.fetch([folder.file("missing.geojson")], database: folder.file("db/" + name))
+        #expect(run.status == .noInput, "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("db")) == [])
+    }
+
     @Test(arguments: TestEngine.allCases, Fixtures.geojsonFiles)
     func everyFixtureIngestsAndTheRowsEqualTheFile(engine: TestEngine, name: String) async throws {
         let store = try engine.newDatabase()

@@ -113,6 +113,35 @@ import Testing
         #expect(try SQLiteReader(path: database).count() == 18)
     }
 
+    /// A writer that leaves no database removes its lock file before it lets go: a fetch that was
+    /// waiting on that file then locks the one at the path, never the removed one beside another
+    /// writer's.
+    @Test func aWriterWaitingOnARemovedLockFileLocksTheNewOne() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let lockFile = database + ".lock"
+        let descriptor = open(lockFile, O_RDWR | O_CREAT, 0o644)
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let patient = Task {
+            await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: database, ["--wait", "120"])
+        }
+        try await StalledFetch.waitUntil("the patient fetch tries the lock") { descriptors(on: lockFile) >= 2 }
+        // As a writer that stored nothing lets go: the file removed while still locked.
+        unlink(lockFile)
+        // Another writer makes and holds the lock file at the path meanwhile.
+        let other = open(lockFile, O_RDWR | O_CREAT, 0o644)
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        close(descriptor)
+        try await StalledFetch.waitUntil("the patient fetch tries the new lock file") {
+            descriptors(on: lockFile) >= 2
+        }
+        #expect(!FileManager.default.fileExists(atPath: database), "it wrote while another writer held the lock")
+        close(other)
+        #expect(await patient.value.status == .success)
+        #expect(try SQLiteReader(path: database).count() == 18)
+        #expect(FileManager.default.fileExists(atPath: lockFile))
+    }
+
     @Test func twoFetchProcessesAtOnceLeaveAConsistentDatabase() async throws {
         let folder = try TemporaryDirectory()
         let database = folder.file("q.sqlite")
