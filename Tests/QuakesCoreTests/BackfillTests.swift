@@ -165,6 +165,35 @@ import Testing
         }
     }
 
+    /// A service whose cap is smaller than the events of one second cannot be paged: the backfill
+    /// ends with the service's fault (69) and a message naming the service, and a first backfill
+    /// leaves no database.
+    @Test func aServiceThatCannotBePagedIsTheServicesFault() async throws {
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        let emulator = FDSNEmulator(server: server, cap: 2, now: { Self.now })
+        let second = Self.start + Self.day
+        emulator.replace(
+            (0..<3).map { index in
+                FDSNEmulator.Event(
+                    id: "us\(index)", time: second + Int64(index) * 100, updated: second, mag: 3, magType: "ml",
+                    place: "here", longitude: 1, latitude: 2, depth: 5)
+            })
+        let folder = try TemporaryDirectory()
+        let run = await QuakesRun.run(
+            [
+                "backfill", "--db", folder.file("q.sqlite"), "--service", emulator.serviceURL, "--pause", "0",
+                "--since", "2024-01-02T00:00:00Z", "--until", "2024-01-02T00:00:01Z",
+            ], now: Self.now)
+        #expect(run.status == .unavailable, "\(run.standardError)")
+        #expect(
+            run.standardError.hasPrefix(
+                "Error: the FDSN event service \(emulator.serviceURL) answers more than 2 events even for the second "
+                    + "from 2024-01-02T00:00:00"), "\(run.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == [], "\(left)")
+    }
+
     @Test func aThrottledServiceIsWaitedForAndAnOutageResumesWhereItStopped() async throws {
         let (server, emulator) = try Self.service()
         defer { server.stop() }
@@ -179,8 +208,12 @@ import Testing
         #expect(try Self.storedIDs(database) == Self.expectedIDs(emulator))
 
         // An outage longer than the retries: the run fails (69) having stored nothing, but its plan
-        // is kept, and without --until its end stays when it first ran.
+        // is kept, and without --until its end stays when it first ran. (In a database that holds
+        // something: one that holds nothing is left as none, below.)
         let other = folder.file("other.sqlite")
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: other)
+        let fixtureIDs = try Self.storedIDs(other)
+        #expect(fixtureIDs.count == 18)
         emulator.fail(next: 1)
         let arguments = [
             "backfill", "--db", other, "--service", emulator.serviceURL, "--pause", "0", "--since",
@@ -193,7 +226,17 @@ import Testing
         let resumed = await QuakesRun.run(arguments, now: Self.now)
         #expect(resumed.status == .success, "\(resumed.standardError)")
         #expect(try Self.plan(resumed)["until"] as? String == "2024-01-31T00:00:00.000Z")
-        #expect(try Self.storedIDs(other) == Self.expectedIDs(emulator))
+        #expect(try Self.storedIDs(other) == (Self.expectedIDs(emulator) + fixtureIDs).sorted())
+
+        // Into a new database the same outage leaves no database, and the next run starts afresh.
+        let new = folder.file("new.sqlite")
+        emulator.fail(next: 1)
+        var fresh = arguments
+        fresh[2] = new
+        let none = await QuakesRun.run(fresh, now: Self.start + 30 * Self.day)
+        #expect(none.status == .unavailable, "\(none.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: new))
+        #expect(!FileManager.default.fileExists(atPath: new + ".lock"))
     }
 
     /// `kill -9` and SIGTERM at random moments of a backfill run by the binary, which is then run

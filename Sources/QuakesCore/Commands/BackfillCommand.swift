@@ -69,7 +69,9 @@ package struct BackfillCommand: Command {
                     kind: .backfill, filter: options.filter, since: since, until: until ?? now, started: now)
             let pass = ServicePass(
                 key: key, recorded: state, progress: progress, wasComplete: progress.complete, asked: options.filter)
-            return try await options.run([pass], command: .backfill, store: store, in: environment)
+            let holdsAnything = try await !database.readingAsWriter { try $0.status() }.holdsNothing
+            return try await options.run(
+                [pass], command: .backfill, store: store, holdsAnything: holdsAnything, in: environment)
         }
         return options.report(summary, in: environment)
     }

@@ -117,8 +117,13 @@ struct ServicePass: Sendable {
 extension ServiceOptions {
     /// Runs `passes` one after the other into `store` (whose writer lock the caller holds), drawing a
     /// progress line on a terminal, and stops at the first that fails.
+    ///
+    /// `holdsAnything` is false for a database that holds nothing yet (none at all, or an empty
+    /// one): a new plan is then recorded with its first window, not before its first request, so
+    /// that a pass that stores nothing leaves no database behind.
     func run(
-        _ passes: [ServicePass], command: ServiceProgress.Kind, store: any QuakeWriting, in environment: Environment
+        _ passes: [ServicePass], command: ServiceProgress.Kind, store: any QuakeWriting, holdsAnything: Bool,
+        in environment: Environment
     )
         async throws -> ServiceSummary
     {
@@ -135,13 +140,17 @@ extension ServiceOptions {
                 continue
             }
             // The pass is recorded before its first request, so that an interrupted one keeps its
-            // end; when the plan last succeeded stays as it was.
-            let previous = pass.recorded
-            try await store.save(
-                FeedState(
-                    url: pass.key, etag: nil, lastModified: nil, fetched: previous?.fetched ?? 0,
-                    checked: previous?.checked, outcome: pass.progress.complete ? "complete" : "running",
-                    progress: pass.progress.encoded()))
+            // end; when the plan last succeeded stays as it was. In a database that holds nothing
+            // yet, a new plan is recorded with its first window instead: a pass that stores nothing
+            // (a service that fails at once) leaves no database, and starts afresh next time.
+            if holdsAnything || pass.recorded != nil {
+                let previous = pass.recorded
+                try await store.save(
+                    FeedState(
+                        url: pass.key, etag: nil, lastModified: nil, fetched: previous?.fetched ?? 0,
+                        checked: previous?.checked, outcome: pass.progress.complete ? "complete" : "running",
+                        progress: pass.progress.encoded()))
+            }
             let output = environment.standardError
             var fetch = PagedFetch(
                 service: service, asked: pass.asked, key: pass.key, settings: settings(in: environment), store: store,

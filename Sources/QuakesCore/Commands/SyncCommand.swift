@@ -72,7 +72,8 @@ package struct SyncCommand: Command {
                         ],
                         admits: Self.admission(scope: scope.filter, database: database)))
             }
-            var summary = try await options.run(passes, command: .sync, store: store, in: environment)
+            var summary = try await options.run(
+                passes, command: .sync, store: store, holdsAnything: !status.holdsNothing, in: environment)
             if summary.error == nil {
                 let confirmation = VanishedConfirmation(
                     service: options.service, settings: options.settings(in: environment), store: store,

@@ -118,10 +118,10 @@ struct PagedFetch {
                         report.retried += attempts - 1
                         let parts = max(2, Int((Double(matching ?? 0) / (Double(cap) * fill)).rounded(.up)))
                         guard let pieces = Self.split(window, into: parts) else {
-                            throw StoreError(
-                                path: key,
-                                "more than \(cap) events in the second from \(FDSNService.time(window.lowerBound)): the service cannot page that"
-                            )
+                            throw ServiceFault(
+                                service: service.base,
+                                reason: "answers more than \(cap) events even for the second from "
+                                    + "\(FDSNService.time(window.lowerBound)), which no window can page")
                         }
                         state.span = max(1000, pieces[0].upperBound - pieces[0].lowerBound)
                         if window.upperBound == cursor, queue.isEmpty {

@@ -32,6 +32,11 @@ package struct DatabaseStatus: Sendable {
         self.sources = sources
     }
 
+    /// True for a database that holds nothing yet: no event, no tombstone, no history, no source.
+    package var holdsNothing: Bool {
+        events == 0 && tombstones == 0 && lastToken == 0 && sources.isEmpty
+    }
+
     /// The moment a fetch last succeeded, any source: a stored download or a 304 alike.
     package var lastSuccess: Int64? {
         sources.compactMap(\.checked).max()
