@@ -6,6 +6,30 @@ import Testing
 
 /// `quakes fetch` into real database files, checked against the files' own contents.
 @Suite struct FetchStoreTests {
+    /// Several sources of one fetch download at once but store in the order given: each source's
+    /// counts are the same in every run, the first source's events new and the second's as they
+    /// compare with it.
+    @Test(arguments: TestEngine.allCases) func severalSourcesCountTheSameInEveryRun(engine: TestEngine) async throws {
+        let earlier = Fixtures.path(Fixtures.fourFiveEarlier)
+        let later = Fixtures.path(Fixtures.fourFiveLater)
+        for (sources, expected) in [
+            // The later feed revised six events; the earlier one, given after it, changes none.
+            ([earlier, later], ["78 new, 0 updated, 0 unchanged", "0 new, 6 updated, 72 unchanged"]),
+            ([later, earlier], ["78 new, 0 updated, 0 unchanged", "0 new, 0 updated, 78 unchanged"]),
+        ] {
+            for _ in 0..<3 {
+                let store = try engine.newDatabase()
+                let run = await QuakesRun.fetch(sources, database: store.location)
+                #expect(run.status == .success, "\(run.standardError)")
+                let lines = run.standardError.split(separator: "\n")
+                #expect(lines.count == 2, "\(run.standardError)")
+                for (line, counts) in zip(lines, expected) {
+                    #expect(line.contains(": 78 features, " + counts + ","), "\(line)")
+                }
+            }
+        }
+    }
+
     /// A first fetch that fails before it stores anything (its source is missing) leaves nothing
     /// beside where the database would be: no database, no draft, no lock file.
     @Test(arguments: ["quakes.sqlite", "quakes.geojson"]) func aFailedFirstFetchLeavesNothing(name: String) async throws

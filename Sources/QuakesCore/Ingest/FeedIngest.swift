@@ -66,6 +66,9 @@ struct FeedIngest {
     /// True to keep every id the document names in the report (`IngestReport.namedIDs`), to find
     /// the stored events a feed no longer lists.
     var collectsIDs = false
+    /// Returns when this source may begin its transaction (`SourceTurns`): the sources of one fetch
+    /// store in the order given. Nil: at once.
+    var awaitTurn: (@Sendable () async -> Void)?
     /// About how many bytes of features each decoder task takes at a time.
     var chunkSize = Self.defaultChunkSize
     /// `chunkSize` unless set otherwise; tests read it to place a feature in a given batch.
@@ -116,7 +119,7 @@ struct FeedIngest {
 
         let writer = BatchWriter(
             store: store, settings: settings, source: source, progress: progress, selection: selection,
-            collectsIDs: collectsIDs)
+            collectsIDs: collectsIDs, awaitTurn: awaitTurn)
         do {
             try source.checkLocalFile()
             let channel = BlockingChannel<FeedPart>(capacity: channelCapacity)
@@ -287,6 +290,7 @@ private final class BatchWriter {
     let progress: ProgressDisplay.Handle?
     let selection: (@Sendable ([Quake]) async throws -> [Bool])?
     let collectsIDs: Bool
+    let awaitTurn: (@Sendable () async -> Void)?
     var report: IngestReport
     /// Whether the decoders should skim the next chunks rather than decode them: true while the
     /// store recognises most features of a batch. Starts false: the first chunks are decoded in
@@ -298,7 +302,8 @@ private final class BatchWriter {
 
     init(
         store: any QuakeWriting, settings: FetchSettings, source: FeedSource, progress: ProgressDisplay.Handle?,
-        selection: (@Sendable ([Quake]) async throws -> [Bool])?, collectsIDs: Bool
+        selection: (@Sendable ([Quake]) async throws -> [Bool])?, collectsIDs: Bool,
+        awaitTurn: (@Sendable () async -> Void)?
     ) {
         self.store = store
         self.settings = settings
@@ -306,6 +311,7 @@ private final class BatchWriter {
         self.progress = progress
         self.selection = selection
         self.collectsIDs = collectsIDs
+        self.awaitTurn = awaitTurn
         report = IngestReport(source: source, url: source.url)
         skimming = Atomic(false)
     }
@@ -319,7 +325,10 @@ private final class BatchWriter {
             batch.keepFeatures(selected)
         }
         if collectsIDs { report.namedIDs.formUnion(batch.namedIDs) }
-        if ticket == nil { ticket = try await store.beginIngest(author: settings.author, source: source.url) }
+        if ticket == nil {
+            await awaitTurn?()
+            ticket = try await store.beginIngest(author: settings.author, source: source.url)
+        }
         let outcome = try await store.ingest(batch, for: ticket!)
         report.counts += outcome.counts
         if selection == nil, !collectsIDs {

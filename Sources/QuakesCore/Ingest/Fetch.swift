@@ -1,5 +1,6 @@
-/// Fetches several sources at once into one store, each in its own transaction, and reports on each
-/// in the order given: what `quakes fetch` and every pass of `quakes watch` do.
+/// Fetches several sources at once into one store, each in its own transaction, stored in the order
+/// given (`SourceTurns`) so that each source's counts are the same whatever the run, and reports on
+/// each in that order: what `quakes fetch` and every pass of `quakes watch` do.
 struct Fetch {
     var sources: [FeedSource]
     var settings: FetchSettings
@@ -9,20 +10,25 @@ struct Fetch {
     var progress: ProgressDisplay?
 
     func run() async -> [Result<IngestReport, IngestFailure>] {
-        await withTaskGroup(of: (Int, Result<IngestReport, IngestFailure>).self) { group in
+        let turns = SourceTurns()
+        return await withTaskGroup(of: (Int, Result<IngestReport, IngestFailure>).self) { group in
             for (position, source) in sources.enumerated() {
                 var ingest = FeedIngest(
                     source: source, settings: settings, store: store, downloader: downloader,
                     progress: progress?.handle(for: source.label))
                 // A summary feed's ids, to find the stored events it no longer lists.
                 ingest.collectsIDs = FeedSource.threshold(ofSummaryFeed: source.url) != nil
+                ingest.awaitTurn = { await turns.wait(for: position) }
                 group.addTask {
                     defer { ingest.progress?.finished() }
+                    let outcome: Result<IngestReport, IngestFailure>
                     do throws(IngestFailure) {
-                        return (position, .success(try await ingest.run()))
+                        outcome = .success(try await ingest.run())
                     } catch {
-                        return (position, .failure(error))
+                        outcome = .failure(error)
                     }
+                    await turns.end(position)
+                    return (position, outcome)
                 }
             }
             var outcomes = [Result<IngestReport, IngestFailure>?](repeating: nil, count: sources.count)
