@@ -86,6 +86,9 @@ package struct WatchCommand: Command {
         var query = query
         query.origin = filters.origin
         query.zone = environment.zone(utc: utc)
+        // The filter is resolved at every pass; resolved once here first, bounds that contradict
+        // each other are a usage error before anything is fetched.
+        _ = try filters.filter(in: environment, zone: query.zone)
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
