@@ -92,6 +92,37 @@ import Testing
         #expect(list.standardOutput.hasPrefix("TIME (Asia/Tokyo)"))
     }
 
+    /// UTC by any name is named `UTC`: a zone of the database, a rule, a path or a copy of the file,
+    /// in every heading and title and in the `zone` of machine formats; a zone whose offset is
+    /// zero today but was not always (Abidjan's local mean time) keeps its own name.
+    @Test func utcByAnyNameIsNamedUTC() async throws {
+        let folder = try TemporaryDirectory()
+        let copy = try folder.write(
+            "utc-copy", try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Etc/UTC")))
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.run(["fetch", "--db", database, Fixtures.path(Fixtures.alerts)], now: 1_697_055_360_000)
+        let names = [
+            "Etc/UTC", "UTC", "Etc/UCT", "Zulu", ":UTC", "UTC0", "/usr/share/zoneinfo/Etc/UTC", copy, "Etc/GMT",
+        ]
+        for (tz, name) in names.map({ ($0, "UTC") }) + [
+            ("Africa/Abidjan", "Africa/Abidjan"), ("Europe/London", "Europe/London"),
+        ] {
+            func run(_ arguments: [String]) async -> String {
+                await QuakesRun.run(arguments + ["--db", database], variables: ["TZ": tz]).standardOutput
+            }
+            #expect(await run(["list", "--limit", "1"]).hasPrefix("TIME (\(name))  "), "\(tz)")
+            #expect(await run(["history"]).hasPrefix("TOKEN  TIME (\(name)) "), "\(tz)")
+            #expect(await run(["status"]).contains("time range     2023-"), "\(tz)")
+            #expect(await run(["status"]).contains(" \(name) to "), "\(tz)")
+            let sections = await run(["count", "--section", "day", "--format", "json"])
+            let parsed = try JSONSerialization.jsonObject(with: Data(sections.utf8)) as? [[String: Any]]
+            #expect(parsed?.isEmpty == false && parsed?.allSatisfy { $0["zone"] as? String == name } == true, "\(tz)")
+            let csv = await run(["list", "--section", "day", "--format", "csv", "--limit", "1"])
+            #expect(csv.hasSuffix(",\(name)\r\n"), "\(tz)")
+            #expect(await run(["chart", "--format", "json"]).contains(#""zone":"\#(name)""#), "\(tz)")
+        }
+    }
+
     @Test func sectionedMachineFormatsNameTheirZone() async throws {
         let ndjson = try await query(
             ["list", "--section", "day", "--format", "ndjson", "--limit", "2", "--now", QueryUniverse.now],

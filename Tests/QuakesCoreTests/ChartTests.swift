@@ -75,7 +75,10 @@ import Testing
 
         let empty = await Self.chart(database, ["--min-magnitude", "9"])
         #expect(empty.status == .success)
-        #expect(empty.standardOutput == "0 events by day (UTC)  --min-magnitude 9\nNo events match.\n")
+        #expect(empty.standardOutput == "0 events by day (UTC)  --min-magnitude 9\nNo quakes match.\n")
+        let emptyPicture = await Self.chart(database, ["--min-magnitude", "9", "--output", folder.file("empty.svg")])
+        #expect(emptyPicture.status == .success, "\(emptyPicture.standardError)")
+        #expect(try String(contentsOfFile: folder.file("empty.svg"), encoding: .utf8).contains(">No quakes match.<"))
     }
 
     /// Buckets that do not fit in the height (24 lines when not a terminal, else `LINES`) are drawn

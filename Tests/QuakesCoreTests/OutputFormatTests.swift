@@ -274,6 +274,56 @@ import Testing
     }
 }
 
+/// A question that matches nothing: the table says so in one line, exit 0; `count` alone still
+/// prints 0, and the machine formats keep their empty shapes.
+@Suite struct NothingMatchesTests {
+    @Test(arguments: TestEngine.allCases)
+    func theTableSaysNoQuakesMatchAndMachineFormatsStayEmpty(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: store.location)
+        func run(_ arguments: [String]) async -> String {
+            let run = await QuakesRun.run(arguments + ["--db", store.location, "--min-magnitude", "9"])
+            #expect(run.status == .success && run.standardError.isEmpty, "\(arguments): \(run.standardError)")
+            return run.standardOutput
+        }
+        for table in [
+            ["list"], ["list", "--section", "day"], ["list", "--format", "text"], ["count", "--section", "day"],
+        ] {
+            #expect(await run(table) == "No quakes match.\n", "\(table)")
+        }
+        #expect(await run(["count"]) == "0\n")
+        #expect(await run(["list", "--format", "json"]) == "[]\n")
+        #expect(await run(["list", "--format", "json", "--section", "day"]) == "[]\n")
+        #expect(await run(["list", "--format", "ndjson"]).isEmpty)
+        let header = try #require(
+            await QuakesRun.run(["list", "--db", store.location, "--format", "csv"]).standardOutput
+                .components(separatedBy: "\r\n").first)
+        #expect(await run(["list", "--format", "csv"]) == header + "\r\n")
+        let collection = try JSONSerialization.jsonObject(with: Data(await run(["list", "--format", "geojson"]).utf8))
+        #expect((collection as? [String: Any])?["type"] as? String == "FeatureCollection")
+        #expect(((collection as? [String: Any])?["features"] as? [Any])?.isEmpty == true)
+        #expect(await run(["count", "--section", "day", "--format", "json"]) == "[]\n")
+        #expect(await run(["count", "--section", "day", "--format", "csv"]) == "section,title,count,zone\r\n")
+        // Events match, and a limit of 0 asks for none of them: nothing to say.
+        let none = await QuakesRun.run(["list", "--db", store.location, "--limit", "0"])
+        #expect(none.status == .success && none.standardOutput.isEmpty)
+    }
+
+    @Test(arguments: TestEngine.keepingHistory)
+    func anEmptyHistoryTableSaysNoTransactionsMatch(engine: TestEngine) async throws {
+        let store = try engine.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.alerts)], database: store.location)
+        func run(_ arguments: [String]) async -> String {
+            await QuakesRun.run(["history", "--db", store.location] + arguments).standardOutput
+        }
+        #expect(await run([]).hasPrefix("TOKEN  TIME (UTC)"))
+        #expect(await run(["--since", "1"]) == "No transactions match.\n")
+        #expect(await run(["--author", "nobody"]) == "No transactions match.\n")
+        #expect(await run(["--since", "1", "--format", "json"]) == "[]\n")
+        #expect(await run(["--since", "1", "--format", "ndjson"]).isEmpty)
+    }
+}
+
 /// The plans SQLite chooses: indexes for time windows and magnitude sorts.
 @Suite struct QueryPlanTests {
     @Test func timeWindowsAndMagnitudeSortsUseTheirIndexes() async throws {

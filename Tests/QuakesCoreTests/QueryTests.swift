@@ -187,6 +187,72 @@ private let hour: Int64 = 3_600_000
     }
 }
 
+/// Bounds that no event can lie between are usage errors, in every command that takes them, told
+/// before any database is opened or source fetched.
+@Suite struct ContradictoryBoundsTests {
+    static let cases: [(arguments: [String], message: String)] = [
+        (["--since", "2021-07-22", "--until", "2021-07-20"], "'--since 2021-07-22' is after '--until 2021-07-20'"),
+        (
+            ["--since=2021-07-20", "--until", "2021-07-20T00:00"],
+            "'--since 2021-07-20' is the same moment as '--until 2021-07-20T00:00' (--until is exclusive)"
+        ),
+        // Durations before now: an hour ago is after two hours ago.
+        (["--since", "1h", "--until", "2h"], "'--since 1h' is after '--until 2h'"),
+        (["--since", "2021-07-22", "--until", "3d"], "'--since 2021-07-22' is after '--until 3d'"),
+        (
+            ["--min-magnitude", "5", "--max-magnitude", "4.5"],
+            "'--min-magnitude 5' is greater than '--max-magnitude 4.5'"
+        ),
+        (["--min-depth=100", "--max-depth", "-1"], "'--min-depth 100' is greater than '--max-depth -1'"),
+    ]
+
+    /// `backfill` needs `--since`; `sync` takes no `--until`.
+    static let commands: [[String]] = [
+        ["count"], ["count", "--section", "day"], ["list"], ["watch", Fixtures.path(Fixtures.weekBefore)],
+        ["watch", "--no-fetch"], ["chart"], ["map"], ["backfill", "--service", "http://127.0.0.1:9/fdsnws/event/1/"],
+        ["sync", "--service", "http://127.0.0.1:9/fdsnws/event/1/"],
+    ]
+
+    @Test(arguments: commands, cases.indices)
+    func contradictoryBoundsAreUsageErrors(command: [String], index: Int) async throws {
+        let (arguments, message) = Self.cases[index]
+        if command[0] == "sync", arguments.contains(where: { $0.hasPrefix("--until") }) { return }
+        let since = command[0] == "backfill" && !arguments.contains(where: { $0.hasPrefix("--since") })
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        let run = await QuakesRun.run(
+            command + ["--db", database] + arguments + (since ? ["--since", "2021-07-01"] : []),
+            variables: ["TZ": "UTC", "QUAKES_NOW": QueryUniverse.now])
+        #expect(run.status == .usage)
+        #expect(run.standardError.hasPrefix("Error: \(message)\nUsage: quakes \(command[0]) "), "\(run.standardError)")
+        #expect(run.standardError.hasSuffix("\n  See 'quakes \(command[0]) --help' for more information.\n"))
+        #expect(run.standardOutput.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
+    /// Dates are midnights of the display zone, so whether two bounds contradict each other
+    /// depends on it: Tokyo's July 20 starts at 15:00 UTC on July 19.
+    @Test func boundsAreComparedAsMomentsOfTheDisplayZone() async throws {
+        let bounds = ["count", "--since", "2021-07-20", "--until", "2021-07-19T20:00Z"]
+        let utc = try await query(bounds)
+        #expect(utc.status == .usage)
+        #expect(utc.standardError.hasPrefix("Error: '--since 2021-07-20' is after '--until 2021-07-19T20:00Z'\n"))
+        let tokyo = try await query(bounds, tz: "Asia/Tokyo")
+        #expect(tokyo.status == .success)
+        let (_, universe) = try await QueryUniverse.shared.database()
+        let start = CivilTime.milliseconds(year: 2021, month: 7, day: 19) + 15 * hour
+        let inTokyo = universe.filter { $0.time >= start && $0.time < start + 5 * hour }.count
+        #expect(inTokyo > 0 && tokyo.standardOutput == "\(inTokyo)\n")
+        // Bounds that meet are still a range, and equal magnitudes or depths are one value.
+        let range = try await query(["count", "--since", "2021-07-20", "--until", "2021-07-20T00:00:00.001"])
+        #expect(range.status == .success)
+        let magnitude = try await query(["count", "--min-magnitude", "4.5", "--max-magnitude", "4.5"])
+        #expect(magnitude.standardOutput == "\(universe.filter { $0.magnitude == 4.5 }.count)\n")
+        let depth = try await query(["count", "--min-depth", "10", "--max-depth", "10"])
+        #expect(depth.standardOutput == "\(universe.filter { $0.depth == 10 }.count)\n")
+    }
+}
+
 /// Every sort key in both directions, and compound sorts.
 @Suite struct SortTests {
     static let specs: [(spec: String, keys: [(String, Bool)])] = [

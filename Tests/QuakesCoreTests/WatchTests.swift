@@ -102,6 +102,32 @@ import Testing
         #expect(server.received[2].headers["if-none-match"] == "\"after\"")
     }
 
+    /// A first pass that finds nothing says so in the table; later passes with no change say nothing.
+    @Test(arguments: TestEngine.allCases)
+    func aFirstPassThatFindsNothingSaysSo(engine: TestEngine) async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/feed",
+            .sequence([
+                .respond(status: 200, body: try Fixtures.bytes(Fixtures.fourFiveEarlier)),
+                .conditional(body: try Fixtures.bytes(Fixtures.alerts), etag: "\"alerts\"", lastModified: nil),
+            ]))
+        let store = try engine.newDatabase()
+        // Nothing of the first feed is of 6.8 or more; the second holds one, of 6.9.
+        let watch = startWatch([
+            server.url("/feed"), "--db", store.location, "--interval", "0.3s", "--min-magnitude", "6.8",
+        ])
+        try await watch.wait { $0.contains("insert") }
+        try await StalledFetch.waitUntil("a fourth pass began (the watch said: \(watch.errors.text))") {
+            server.received.count >= 4
+        }
+        #expect(await watch.stop() == .success)
+        let lines = watch.output.text.split(separator: "\n")
+        #expect(lines.count == 2, "\(watch.output.text)")
+        #expect(lines.first == "No quakes match.")
+        #expect(lines.last?.hasPrefix("insert  #0  2023-10-07 08:40:13   6.9 mww") == true, "\(watch.output.text)")
+    }
+
     @Test(arguments: TestEngine.allCases)
     func theFirstPassCanBeSilentAndHooksRunPerInsert(engine: TestEngine) async throws {
         let server = try LocalHTTPServer()

@@ -108,6 +108,23 @@ import Testing
         #expect(ZoneRules.named(fifo) == nil)
     }
 
+    /// UTC is a zone whose offset is zero at every moment, whatever it is called; one that is at
+    /// zero today only, or in winter only, is not.
+    @Test func utcIsAnOffsetOfZeroAtEveryMoment() throws {
+        for name in ["Etc/UTC", "UTC", "Etc/UCT", "UCT", "Zulu", "Universal", "Etc/GMT", "GMT0", "UTC0", "<UTC>0"] {
+            #expect(try #require(ZoneRules.named(name), "\(name)").isUTC, "\(name)")
+        }
+        #expect(ZoneRules.utc.isUTC)
+        for name in ["Africa/Abidjan", "Europe/London", "Atlantic/Reykjavik", "Asia/Tokyo", "WET0WEST", "<+00>0<+01>"] {
+            #expect(try #require(ZoneRules.named(name), "\(name)").isUTC == false, "\(name)")
+        }
+        // The display zone names every UTC `UTC`, the system's too when it is.
+        #expect(DisplayZone(tz: "Etc/UTC").name == "UTC")
+        #expect(DisplayZone(tz: ":Zulu").name == "UTC")
+        #expect(DisplayZone(tz: "Africa/Abidjan").name == "Africa/Abidjan")
+        if ZoneRules.system()?.zone.isUTC == true { #expect(DisplayZone(tz: nil).name == "UTC") }
+    }
+
     /// `/etc/localtime`, named by its link into the database, else by `/etc/timezone`.
     @Test func theSystemZoneIsNamedByItsLink() throws {
         let folder = try TemporaryDirectory()

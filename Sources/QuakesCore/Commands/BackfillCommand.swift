@@ -44,12 +44,10 @@ package struct BackfillCommand: Command {
         let times = try options.filters.filter(in: environment, zone: zone)
         let now = try options.filters.now(in: environment, zone: zone)
         guard let since = times.earliest else { throw UsageError("'--since <when>' is required") }
+        // A --since not before --until is the filter's usage error; without --until, the range ends now.
         let until = times.before
-        guard since < (until ?? now) else {
-            throw UsageError(
-                until == nil
-                    ? "'--since <when>' is in the future: there is nothing to backfill yet"
-                    : "'--until <when>' must be after '--since <when>'")
+        if until == nil, since >= now {
+            throw UsageError("'--since <when>' is in the future: there is nothing to backfill yet")
         }
         // The plan is named by what it asks; without --until its end is fixed when it first runs.
         let key = options.service.queryURL(

@@ -68,6 +68,7 @@ package struct CountCommand: BlockingCommand {
                         + "\(QuakeFormats.csvQuoted(zone.name))\r\n"
                 }.joined()
         case .table:
+            guard !sections.isEmpty else { return QuakeQuery.nothingMatches + "\n" }
             let idWidth = sections.map { TerminalText.width(TerminalText.escaped($0.id)) }.max() ?? 0
             let titleWidth = sections.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 0
             let countWidth = sections.map { String($0.count).count }.max() ?? 0

@@ -107,6 +107,10 @@ package struct FilterOptions: Sendable, Equatable {
     /// The filter options as given, in the order of `options` (`--min-magnitude 4.5 --last 7d`): what
     /// a picture's title says it shows. Empty unless asked for (`describing`).
     package var asGiven = ""
+    /// `--since` and `--until` as typed (`--since 2021-07-22`), for the error that says they
+    /// contradict each other, which only their resolved moments can tell.
+    private var sinceAsTyped: String?
+    private var untilAsTyped: String?
 
     /// Reads and checks the filter options; malformed values are usage errors naming the option
     /// and the form it accepts. `describing` also spells them out in `asGiven`, for the commands that
@@ -137,6 +141,11 @@ package struct FilterOptions: Sendable, Equatable {
         case nil: if radius != nil { throw UsageError("'--radius <km>' needs '--near <lat,lon>'") }
         }
         fixed.box = try declared(Self.bbox)
+        sinceAsTyped = Self.typed(Self.since.declaration, in: arguments)
+        untilAsTyped = Self.typed(Self.until.declaration, in: arguments)
+        try Self.checkRange(
+            fixed.minimumMagnitude, fixed.maximumMagnitude, Self.minMagnitude, Self.maxMagnitude, arguments)
+        try Self.checkRange(fixed.minimumDepth, fixed.maximumDepth, Self.minDepth, Self.maxDepth, arguments)
         guard describing else { return }
         asGiven = Self.options.compactMap { option -> String? in
             guard arguments.declares(option) else { return nil }
@@ -158,6 +167,24 @@ package struct FilterOptions: Sendable, Equatable {
         return QuakeFilter.Box(
             minimumLongitude: numbers[0], minimumLatitude: numbers[1],
             maximumLongitude: numbers[2], maximumLatitude: numbers[3])
+    }
+
+    /// A minimum greater than its maximum, which no event could match, is a usage error that names both.
+    private static func checkRange(
+        _ minimum: Double?, _ maximum: Double?, _ minimumOption: ValueOption<Double>,
+        _ maximumOption: ValueOption<Double>, _ arguments: ParsedArguments
+    ) throws(UsageError) {
+        guard let minimum, let maximum, minimum > maximum else { return }
+        throw UsageError(
+            "'\(typed(minimumOption.declaration, in: arguments) ?? "")' is greater than "
+                + "'\(typed(maximumOption.declaration, in: arguments) ?? "")'")
+    }
+
+    /// `--name value`: an option that takes a value as it was last given, for messages; nil when it
+    /// was not.
+    private static func typed(_ option: CommandHelp.Option, in arguments: ParsedArguments) -> String? {
+        guard case .value(let value)? = arguments.given(option) else { return nil }
+        return "--\(option.name) \(value)"
     }
 
     /// A value as a shell would need it: as it is when it is one plain word, else in single quotes.
@@ -222,6 +249,9 @@ package struct FilterOptions: Sendable, Equatable {
     }
 
     /// The filter, with time bounds resolved against "now" and calendar times in `zone`.
+    ///
+    /// A `--since` at or after `--until` is a usage error rather than an empty answer: which one is
+    /// later may depend on now (a duration) and on the zone (a date), so it is told here.
     package func filter(in environment: Environment, zone: DisplayZone) throws(UsageError) -> QuakeFilter {
         let now = try now(in: environment, zone: zone)
         var filter = fixed
@@ -229,8 +259,17 @@ package struct FilterOptions: Sendable, Equatable {
             filter.earliest = now - last
             filter.latest = now
         }
-        if let since { filter.earliest = max(filter.earliest ?? .min, since.resolve(now: now, zone: zone)) }
-        if let until { filter.before = until.resolve(now: now, zone: zone) }
+        let start = since?.resolve(now: now, zone: zone)
+        let end = until?.resolve(now: now, zone: zone)
+        if let start, let end, start >= end {
+            let since = "'\(sinceAsTyped ?? "--since")'"
+            let until = "'\(untilAsTyped ?? "--until")'"
+            throw UsageError(
+                start > end
+                    ? "\(since) is after \(until)" : "\(since) is the same moment as \(until) (--until is exclusive)")
+        }
+        if let start { filter.earliest = max(filter.earliest ?? .min, start) }
+        if let end { filter.before = end }
         return filter
     }
 }

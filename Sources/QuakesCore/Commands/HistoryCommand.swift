@@ -69,25 +69,31 @@ package struct HistoryCommand: BlockingCommand {
                 return
             }
             var first = true
-            if format == .table {
-                output.writeLine(
-                    "TOKEN  TIME (\(zone.name))".padding(to: 28)
-                        + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
-            }
             if format == .json { output.write("[") }
             try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
                 switch format {
                 case .json: output.write((first ? "\n" : ",\n") + Self.json(transaction).serialized())
                 case .ndjson: output.writeLine(Self.json(transaction).serialized())
-                case .table: output.write(Self.table(transaction, zone: zone))
+                case .table:
+                    if first {
+                        output.writeLine(
+                            "TOKEN  TIME (\(zone.name))".padding(to: 28)
+                                + "AUTHOR      INSERTED   UPDATED   DELETED  SOURCE")
+                    }
+                    output.write(Self.table(transaction, zone: zone))
                 }
                 first = false
                 return !output.isClosed
             }
             if format == .json { output.write(first ? "]\n" : "\n]\n") }
+            // A table with no transaction says so, rather than showing a heading over nothing.
+            if format == .table, first { output.writeLine(Self.nothingMatches) }
         }
         return .success
     }
+
+    /// What the table prints when no transaction is listed.
+    static let nothingMatches = "No transactions match."
 
     /// `{"token":n,"timestamp":…,"author":…,"source":…,"inserted":n,"updated":n,"deleted":n,"changes":[…]}`.
     static func json(_ transaction: HistoryTransaction) -> JSONValue {

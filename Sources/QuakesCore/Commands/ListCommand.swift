@@ -94,7 +94,7 @@ package struct ListCommand: BlockingCommand {
         case .table:
             return TableListingWriter(
                 output: output, zone: query.zone, colour: colour, columns: environment.terminalColumns,
-                origin: query.origin)
+                origin: query.origin, whenEmpty: query.asksForEvents ? QuakeQuery.nothingMatches : nil)
         case .json: return JSONListingWriter(output: output, context: context)
         case .ndjson: return NDJSONListingWriter(output: output, context: context)
         case .csv: return CSVListingWriter(output: output, context: context)

@@ -86,6 +86,9 @@ package struct WatchCommand: Command {
         var query = query
         query.origin = filters.origin
         query.zone = environment.zone(utc: utc)
+        // The filter is resolved at every pass; resolved once here first, bounds that contradict
+        // each other are a usage error before anything is fetched.
+        _ = try filters.filter(in: environment, zone: query.zone)
         var settings = settings
         settings.clock = environment.clock
         settings.trust(environment.variables)
@@ -133,7 +136,7 @@ package struct WatchCommand: Command {
                 if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
                     let changes = pass.0.changes(since: previous ?? ResultSet())
                     if previous != nil || !changesOnly {
-                        report(changes, of: query, in: environment)
+                        report(changes, of: query, firstPass: previous == nil, in: environment)
                         await runHooks(for: changes, in: environment)
                     }
                     previous = pass.0
@@ -202,9 +205,15 @@ package struct WatchCommand: Command {
     }
 
     /// Writes `changes` to `query`'s result set: its zone is the display zone, its origin the point
-    /// of `--near`, a place's once looked up.
-    private func report(_ changes: [ResultChange], of query: QuakeQuery, in environment: Environment) {
+    /// of `--near`, a place's once looked up. A table's first pass that finds nothing says so, where
+    /// a later pass with no change stays silent.
+    private func report(
+        _ changes: [ResultChange], of query: QuakeQuery, firstPass: Bool, in environment: Environment
+    ) {
         let zone = query.zone
+        if firstPass, changes.isEmpty, format == .table, query.asksForEvents {
+            environment.standardOutput.writeLine(QuakeQuery.nothingMatches)
+        }
         var buffer = JSONBuffer()
         for change in changes {
             switch format {

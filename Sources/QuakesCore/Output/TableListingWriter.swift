@@ -12,6 +12,8 @@ struct TableListingWriter: ListingWriter {
     let columns: Int?
     /// The point of `--near`: a distance column follows the depth when given.
     let origin: GeoPoint?
+    /// The line printed instead of the table when no event is listed (nil for none).
+    let whenEmpty: String?
 
     private enum Line {
         case header(String)
@@ -29,12 +31,16 @@ struct TableListingWriter: ListingWriter {
     private var sections = 0
     private static let rowsBeforeLayout = 500
 
-    init(output: any TextOutput, zone: DisplayZone, colour: Bool, columns: Int?, origin: GeoPoint? = nil) {
+    init(
+        output: any TextOutput, zone: DisplayZone, colour: Bool, columns: Int?, origin: GeoPoint? = nil,
+        whenEmpty: String? = QuakeQuery.nothingMatches
+    ) {
         self.output = output
         self.zone = zone
         self.colour = colour
         self.columns = columns
         self.origin = origin
+        self.whenEmpty = whenEmpty
     }
 
     /// The depth cell, and the distance cell after it when there is one.
@@ -67,7 +73,7 @@ struct TableListingWriter: ListingWriter {
 
     mutating func end() {
         if pending.isEmpty, placeWidth == nil {
-            output.write("No quakes.\n")
+            if let whenEmpty { output.writeLine(whenEmpty) }
             return
         }
         flush()

@@ -21,7 +21,9 @@ public struct DisplayZone: Sendable, Equatable {
         self.init(source: .lookUp(ZoneLookUp(tz: tz)))
     }
 
-    /// The zone's name as the user knows it: `America/Los_Angeles`, `UTC`.
+    /// The zone's name as the user knows it: `America/Los_Angeles`, and `UTC` for every zone whose
+    /// offset is always zero, however `TZ` or the system names it (`Etc/UTC`, `Zulu`, `UTC0`,
+    /// `Etc/GMT`): headings, titles and the `zone` of machine formats all say `UTC` for it.
     public var name: String {
         switch source {
         case .utc: "UTC"
@@ -68,10 +70,14 @@ public struct DisplayZone: Sendable, Equatable {
         }
 
         private static func find(_ tz: String?) -> (zone: ZoneRules, name: String) {
-            guard var name = tz, !name.isEmpty else { return ZoneRules.system() ?? (.utc, "UTC") }
-            if name.hasPrefix(":") { name.removeFirst() }
-            guard let zone = ZoneRules.named(name) else { return (.utc, "UTC") }
-            return (zone, name)
+            let found: (zone: ZoneRules, name: String)
+            if var name = tz, !name.isEmpty {
+                if name.hasPrefix(":") { name.removeFirst() }
+                found = ZoneRules.named(name).map { ($0, name) } ?? (.utc, "UTC")
+            } else {
+                found = ZoneRules.system() ?? (.utc, "UTC")
+            }
+            return found.zone.isUTC ? (found.zone, "UTC") : found
         }
     }
 

@@ -16,6 +16,17 @@ public struct QuakeQuery: Sendable, Equatable {
 
     public init() {}
 
+    /// What the table format prints, alone on a line, when a question matches no event (`list`,
+    /// `count --section`, a watch's first pass, the pictures): machine formats write their empty
+    /// shape instead.
+    package static let nothingMatches = "No quakes match."
+
+    /// True unless a limit of 0 asks for no event at all, which an empty listing then answers
+    /// without saying that nothing matched.
+    var asksForEvents: Bool {
+        limit != 0 && limitPerSection != 0
+    }
+
     /// True when sections come in the direction of the primary sort key: it is the section key's
     /// own (`--sort time:asc --section day` lists the oldest day first).
     var sectionsFollowSort: Bool {

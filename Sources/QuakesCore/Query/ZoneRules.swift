@@ -19,6 +19,13 @@ struct ZoneRules: Sendable, Equatable {
 
     static let utc = ZoneRules(transitions: [], offsets: [], initialOffset: 0, rule: nil)
 
+    /// True when the offset is zero at every moment, past and future: UTC, whatever the zone is
+    /// called (`Etc/UTC`, `Zulu`, `UTC0`, `Etc/GMT`, a copy of the UTC file).
+    var isUTC: Bool {
+        initialOffset == 0 && offsets.allSatisfy { $0 == 0 }
+            && (rule.map { $0.standardOffset == 0 && ($0.daylight?.offset ?? 0) == 0 } ?? true)
+    }
+
     /// The offset from UTC, in seconds, at `seconds` since 1970.
     func offset(at seconds: Int64) -> Int32 {
         guard let last = transitions.last, seconds < last || rule == nil else {

@@ -20,7 +20,7 @@ struct BarChart {
     func render() -> String {
         var text = TerminalText.truncated(TerminalText.escaped(title), to: width) + "\n"
         let buckets = histogram.buckets
-        guard !buckets.isEmpty else { return text + "No events match.\n" }
+        guard !buckets.isEmpty else { return text + QuakeQuery.nothingMatches + "\n" }
         // The title, the axis and the scale, and the line the prompt comes back on.
         let rows = height == .max ? .max : height - 4 - reserved
         if buckets.count > rows, let columns = columns(rows: max(rows - 1, 3)) { return text + columns }

@@ -25,7 +25,8 @@ struct ChartPicture {
         guard !buckets.isEmpty else {
             items.append(
                 .text(
-                    "No events match.", at: .init(x: plot.x + plot.width / 2, y: plot.y + plot.height / 2), size: 14,
+                    QuakeQuery.nothingMatches, at: .init(x: plot.x + plot.width / 2, y: plot.y + plot.height / 2),
+                    size: 14,
                     anchor: .middle, colour: MapStyle.faint, bold: false))
             return Drawing(width: width, height: height, title: title, items: items)
         }

@@ -77,7 +77,7 @@ package struct MapCommand: Command {
                 first == last ? zone.dateAndTime(first) : "\(zone.dateAndTime(first)) to \(zone.dateAndTime(last))"
             subtitle = "\(range) (\(zone.name))"
         } else {
-            subtitle = "No events match. (\(zone.name))"
+            subtitle = "\(QuakeQuery.nothingMatches) (\(zone.name))"
         }
         let content = MapContent(
             events: events, outlines: outlines, extent: extent, title: title, subtitle: subtitle, zone: zone)
