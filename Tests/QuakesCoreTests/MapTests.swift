@@ -68,8 +68,8 @@ import Testing
                 2021-07-16 04:19:58 to 2021-07-22 02:24:58 (UTC)
                                 ⢀⣀⣀⣀⣠⣤⣴⣶⣶⣶⡒⣒⡶⠂⠰⣶⣂⣒⣤⣄⡴⠦⢤⣤⣤⣄⣀⣀
                                 ⠈⠛⠚⠓⢦⠤⠼⢿⣿⣿⡍⠁⠉⣶⣿⣿⣯⣥⣴⣓⣤⣤⣤⣦⣶⠺⠟⠉
-                                  ⡄ ⠈⠷⣶⣶⣇⡀  ⢠⣿⣽⣿⢿⣿⡿⣟⣶⣦⣬⡟•
-                                       1⣿⡛⠦⡄⠈⠛⢻⣟⣿⣟ ⠈⠃⢻⣿⣷53⡀
+                                  ⡄ ⠈⠷⣶2⣇⡀  ⢠⣿⣽⣿⢿⣿⡿⣟⣶⣦⣬⡟•4
+                                       1⣿⡛⠦⡄⠈⠛⢻⣟⣿⣟ ⠈⠃⢻⣿5•3⡀
                                 •       ⣹⣻⠖⠁  ⠈⣿⠟⠛    ⢸⡭⣍⡧•⡉
                                         ⢻⣗ •     ⢀⡀⠂⢀⢀⣀⣀⡈⠁⠉⠁
                                 ⠠⠴⠶⠖⠚⠒⠛⠛⠿⠧⠶⠶⠚⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠿⠤
@@ -119,8 +119,8 @@ import Testing
                 """
                 8 events  --min-magnitude 4.5 --bbox 170,-30,-170…
                 2021-07-16 10:02:00 to 2021-07-21 13:48:26 (UTC)
-                ⠘⠢⢄⣸ ⠘⡅          ⠘⠇    ⢀•⠆
-                      ⠑⢤        ⣤⡀     ⠈⠁ 13 2
+                ⠘⠢⢄⣸ ⠘⡅          ⠘⠇    ⢀•⠆ 3
+                      ⠑⢤        ⣤⡀     ⠈⠁ 1• 2
                         ⠓⡄      ⠈⠙⠂ 5    •
                          ⠈⡆               •
                           ⡜                4
@@ -151,6 +151,60 @@ import Testing
         let plain = await QuakesRun.run(["map", "--db", store.location, "--utc"])
         #expect(!plain.standardOutput.contains("\u{1B}"))
         #expect(plain.standardOutput.split(separator: "\n").count == 23)
+    }
+
+    /// On a busy map (the two weekly feeds, every event), each of the five strongest events has its
+    /// number on the map, once, with no other number in its cell or beside it on its line; in
+    /// colour too.
+    @Test func everyNumberOfABusyMapCanBeRead() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        for (columns, lines) in [(80, 24), (100, 40), (60, 16), (120, 30), (40, 14), (200, 60)] {
+            for colour in ["never", "always"] {
+                let run = await QuakesRun.run(
+                    ["map", "--db", database, "--utc", "--color", colour],
+                    variables: ["COLUMNS": String(columns), "LINES": String(lines)])
+                #expect(run.status == .success, "\(run.standardError)")
+                let screen = run.standardOutput.replacing(/\u{1B}\[[0-9;]*m/, with: "").split(separator: "\n")
+                let legend = try #require(screen.firstIndex { $0.hasPrefix("• event") || $0.hasPrefix("depth ") })
+                #expect(screen[(legend + 1)...].map { $0.prefix(3) } == ["1 M", "2 M", "3 M", "4 M", "5 M"])
+                var numbers: [(number: Character, row: Int, column: Int)] = []
+                for (row, line) in screen[2..<legend].enumerated() {
+                    for (column, character) in line.enumerated() where character.isNumber {
+                        numbers.append((character, row, column))
+                    }
+                }
+                #expect(numbers.map(\.number).sorted() == ["1", "2", "3", "4", "5"], "\(columns)x\(lines)")
+                for (index, number) in numbers.enumerated() {
+                    for other in numbers[(index + 1)...] where other.row == number.row {
+                        #expect(abs(other.column - number.column) > 1, "\(columns)x\(lines): \(number) \(other)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Numbers go to their events' cells, else to a free one near it, one that hides no event first:
+    /// five events in one cell among others get five cells around it, none beside another on its line.
+    @Test func numbersMoveToTheNearestFreeCell() {
+        typealias Cell = TerminalMap.Cell
+        let crowd = Cell(column: 10, row: 5)
+        let events: Set<Cell> = [crowd, Cell(column: 11, row: 4), Cell(column: 10, row: 4)]
+        let cells = TerminalMap.labelCells(
+            Array(repeating: crowd, count: 5), columns: 0...30, rows: 0...10, events: events)
+        #expect(cells.first == crowd)
+        #expect(Set(cells).count == 5)
+        #expect(cells.allSatisfy { max(abs($0.column - crowd.column), abs($0.row - crowd.row)) <= 2 }, "\(cells)")
+        #expect(!cells.dropFirst().contains(Cell(column: 10, row: 4)) && !cells.contains(Cell(column: 11, row: 4)))
+        for (index, cell) in cells.enumerated() {
+            #expect(!cells[(index + 1)...].contains { $0.row == cell.row && abs($0.column - cell.column) <= 1 })
+        }
+        // At the edge of the map, a number stays inside it.
+        let corner = TerminalMap.labelCells(
+            [Cell(column: 0, row: 0), Cell(column: 0, row: 0)], columns: 0...5, rows: 0...3, events: [])
+        #expect(corner == [Cell(column: 0, row: 0), Cell(column: 0, row: 1)])
     }
 
     /// What a feed may say (any finite magnitude or depth, none at all), a box of no area, a box
