@@ -207,6 +207,114 @@ import Testing
         #expect(corner == [Cell(column: 0, row: 0), Cell(column: 0, row: 1)])
     }
 
+    /// `--near PLACE --radius KM`: the map is fitted to the circle too, and draws it (the points
+    /// `radius` km from the centre along great circles, projected) under the events, with the point
+    /// marked and the radius said under the map; in the terminal in a colour of its own.
+    @Test func aMapDrawsThePointAndTheCircleOfNear() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        let near = ["--near", "tokyo", "--radius", "1000"]
+        let svg = await Self.map(database, near + ["--output", folder.file("tokyo.svg")])
+        #expect(svg.status == .success, "\(svg.standardError)")
+        let document = try String(contentsOfFile: folder.file("tokyo.svg"), encoding: .utf8)
+        let paths = try document.matches(of: /<path class="radius" d="([^"]*)"/).map { match in
+            try String(match.1).dropFirst().replacing("Z", with: "").split(separator: "L").map { pair in
+                let xy = pair.split(separator: ",")
+                return Drawing.Point(x: try #require(Double(xy[0])), y: try #require(Double(xy[1])))
+            }
+        }
+        // One closed ring, a point every 2° of bearing.
+        let ring = try #require(paths.count == 1 ? paths.first : nil)
+        #expect(ring.count == 181 && document.contains("Z\" fill=\"none\" stroke=\"#7b3294\""))
+        // Every event the query keeps is inside it, and so is the cross of the point.
+        let marks = try SVGMarks(path: folder.file("tokyo.svg"))
+        let counted = await QuakesRun.run(["count", "--db", database] + near)
+        #expect(marks.events.count == Int(counted.standardOutput.dropLast()) && marks.events.count >= 10)
+        for event in marks.events {
+            #expect(Self.contains(ring, Drawing.Point(x: event.x, y: event.y)), "\(event.id)")
+        }
+        let cross = try #require(document.firstMatch(of: /<path class="near" d="M([0-9.]+),([0-9.]+)L([0-9.]+),/))
+        let centre = Drawing.Point(x: (Double(cross.1)! + Double(cross.3)!) / 2, y: Double(cross.2)!)
+        #expect(Self.contains(ring, centre))
+        #expect(document.contains(">within 1,000 km of tokyo</text>"))
+        // The same in a PNG: the point's colour where the cross is.
+        let png = await Self.map(database, near + ["--output", folder.file("tokyo.png")])
+        #expect(png.status == .success, "\(png.standardError)")
+        let image = try CairoImage(contentsOfFile: folder.file("tokyo.png"))
+        #expect(image.pixel(at: centre).isClose(to: NearCircle.colour, tolerance: 40), "\(image.pixel(at: centre))")
+
+        // In the terminal: the point a `+`, the circle's dots in magenta all round it, the radius
+        // said under the legend; the five numbers still there.
+        let terminal = await QuakesRun.run(
+            ["map", "--db", database, "--utc", "--color", "always"] + near,
+            variables: ["COLUMNS": "80", "LINES": "24"])
+        let screen = terminal.standardOutput.split(separator: "\n").map(String.init)
+        #expect(screen.count == 23)
+        let plain = screen.map { $0.replacing(/\u{1B}\[[0-9;]*m/, with: "") }
+        let legend = try #require(plain.firstIndex { $0.hasPrefix("depth ") })
+        #expect(plain[legend + 1] == "+ within 1,000 km of tokyo")
+        var circle: [(row: Int, column: Int)] = []
+        var point: [(row: Int, column: Int)] = []
+        for (row, line) in screen[2..<legend].enumerated() {
+            var column = 0
+            var painted = ""
+            for match in line.matches(of: /\u{1B}\[([0-9;]*)m|(.)/) {
+                if let code = match.1 {
+                    painted = String(code)
+                    continue
+                }
+                if painted == "35" {
+                    if match.2 == "+" { point.append((row, column)) } else { circle.append((row, column)) }
+                }
+                column += 1
+            }
+        }
+        let plus = try #require(point.count == 1 ? point.first : nil)
+        #expect(circle.count > 20)
+        #expect(circle.contains { $0.row == plus.row && $0.column < plus.column - 5 })
+        #expect(circle.contains { $0.row == plus.row && $0.column > plus.column + 5 })
+        #expect(circle.contains { $0.column == plus.column && $0.row < plus.row - 2 })
+        #expect(circle.contains { $0.column == plus.column && $0.row > plus.row + 2 })
+        #expect(plain[2..<legend].joined().filter(\.isNumber).sorted() == ["1", "2", "3", "4", "5"])
+
+        // `--near` alone marks the point; no circle.
+        let alone = await Self.map(database, ["--near", "35.7,139.7", "--output", folder.file("point.svg")])
+        #expect(alone.status == .success)
+        let marked = try String(contentsOfFile: folder.file("point.svg"), encoding: .utf8)
+        #expect(marked.contains(#"<path class="near""#) && !marked.contains(#"class="radius""#))
+        #expect(marked.contains(">35.7,139.7</text>"))
+    }
+
+    /// The points of a `--radius` circle are the radius away from its centre, as the filter measures,
+    /// at every bearing; around a pole the circle runs once round the Earth instead of closing.
+    @Test func theCircleIsTheRadiusAlongGreatCircles() throws {
+        for (latitude, longitude, radius) in [(35.68, 139.69, 1000.0), (-17.7, 178.1, 800), (70, 180, 3000), (0, 0, 5)]
+        {
+            let near = NearCircle(centre: GeoPoint(latitude: latitude, longitude: longitude), radius: radius, name: "x")
+            let circle = try #require(near.circle)
+            for point in circle.points {
+                let distance = Geodesy.distance(
+                    latitude: latitude, longitude: longitude, toLatitude: point.latitude, toLongitude: point.longitude)
+                #expect(abs(distance - radius) < radius * 1e-9 + 1e-6, "\(point)")
+            }
+            #expect(circle.closed == (latitude != 70), "\(latitude)")
+            // Longitudes run on without a jump at the date line.
+            for (a, b) in zip(circle.points, circle.points.dropFirst()) { #expect(abs(a.longitude - b.longitude) < 30) }
+        }
+        #expect(NearCircle(centre: GeoPoint(latitude: 0, longitude: 0), radius: 20_100, name: "x").circle == nil)
+    }
+
+    /// True when `point` is inside the polygon `ring` (by the even-odd rule).
+    static func contains(_ ring: [Drawing.Point], _ point: Drawing.Point) -> Bool {
+        var inside = false
+        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.y > point.y) != (b.y > point.y) {
+            if point.x < a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x) { inside.toggle() }
+        }
+        return inside
+    }
+
     /// What a feed may say (any finite magnitude or depth, none at all), a box of no area, a box
     /// that leaves events out and absurd terminal sizes make maps and charts, or a usage error;
     /// never a crash.

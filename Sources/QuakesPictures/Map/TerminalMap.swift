@@ -16,8 +16,9 @@ struct TerminalMap {
         let strongestFirst = content.events.filter { $0.magnitude != nil }.sorted {
             ($0.magnitude!, $1.time) > ($1.magnitude!, $0.time)
         }
-        // Title and subtitle, the legend, the numbered events, and the line the prompt comes back on.
-        let rows = max(lines - 4 - min(strongestFirst.count, Self.strongest), 2)
+        // Title and subtitle, the legend (and the line of `--near`), the numbered events, and the
+        // line the prompt comes back on.
+        let rows = max(lines - 4 - (content.near == nil ? 0 : 1) - min(strongestFirst.count, Self.strongest), 2)
         var canvas = BrailleCanvas(columns: columns, rows: rows)
         let frame = Drawing.Rectangle(
             x: 0, y: 0, width: Double(canvas.dotWidth - 1), height: Double(canvas.dotHeight - 1))
@@ -44,11 +45,30 @@ struct TerminalMap {
                 canvas.line(from: dot(from), to: dot(to))
             }
         }
+        // The circle of `--radius` under the events, in a colour of its own.
+        if let circle = content.near?.projectedCircle(projection) {
+            // A closed circle's last point is its first.
+            for ring in circle.rings {
+                for (start, end) in zip(ring, ring.dropFirst()) {
+                    guard let (from, to) = area.clip(start, end) else { continue }
+                    canvas.line(from: dot(from), to: dot(to), colour: NearCircle.terminalColour)
+                }
+            }
+        }
         var eventCells: Set<Cell> = []
         for quake in content.eventsInDrawingOrder where area.contains(place(quake)) {
             let at = dot(place(quake))
             canvas.mark(x: at.x, y: at.y, ascii ? "o" : "•", colour: MapStyle.depthClass(quake.depth).terminalColour)
             eventCells.insert(Cell(at))
+        }
+        // The point of `--near` over the events: a number may still go there, but not hide it needlessly.
+        if let near = content.near {
+            let point = projection.point(longitude: near.centre.longitude, latitude: near.centre.latitude)
+            if area.contains(point) {
+                let at = dot(point)
+                canvas.mark(x: at.x, y: at.y, "+", colour: NearCircle.terminalColour)
+                eventCells.insert(Cell(at))
+            }
         }
         // The strongest of the events on the map, each number where it can be read.
         let numbered = Array(strongestFirst.filter { area.contains(place($0)) }.prefix(Self.strongest))
@@ -62,6 +82,12 @@ struct TerminalMap {
         }
         for line in canvas.lines(colour: colour, ascii: ascii) { text += line + "\n" }
         text += legend(numbered: numbered.count) + "\n"
+        if let near = content.near {
+            let line = TerminalText.truncated("+ " + TerminalText.escaped(near.legend), to: columns)
+            text +=
+                (colour && line.hasPrefix("+ ")
+                    ? "\u{1B}[\(NearCircle.terminalColour)m+\u{1B}[0m" + line.dropFirst() : line) + "\n"
+        }
         for (index, quake) in numbered.enumerated() {
             let magnitude = String(cFormat: "M%.1f", quake.magnitude!)
             let line = "\(index + 1) \(magnitude)  \(content.zone.dateAndTime(quake.time))  \(quake.place ?? quake.id)"
