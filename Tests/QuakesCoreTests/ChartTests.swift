@@ -111,6 +111,137 @@ import Testing
         #expect(screen.standardOutput.split(separator: "\n").count == 23, "\(screen.standardOutput)")
     }
 
+    /// In a terminal a chart never takes more lines than `LINES` nor more columns than `COLUMNS`:
+    /// buckets that fit neither as bars nor as columns are counted again in wider ones, which the
+    /// title names. The two weekly feeds' 223 hours at sizes from 20×8 to 200×60.
+    @Test func aChartFitsItsTerminalAtEverySize() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        let queries = [
+            ["--by", "hour"], ["--by", "hour", "--since", "2021-07-21"], ["--by", "day"], ["--by", "week"],
+            ["--by", "magnitude"], ["--by", "depth"], ["--by", "magnitude", "--cumulative"],
+        ]
+        for (columns, lines) in [(200, 60), (100, 40), (80, 24), (60, 16), (40, 12), (30, 10), (24, 9), (20, 8)] {
+            for query in queries {
+                for colour in ["never", "always"] {
+                    let run = await QuakesRun.run(
+                        ["chart", "--db", database, "--utc", "--color", colour] + query,
+                        variables: ["COLUMNS": String(columns), "LINES": String(lines)])
+                    #expect(run.status == .success, "\(run.standardError)")
+                    let printed = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    #expect(printed.count <= lines, "\(columns)x\(lines) \(query): \(printed.count) lines")
+                    for line in printed {
+                        let visible = String(line).replacing(/\u{1B}\[[0-9;]*m/, with: "")
+                        #expect(TerminalText.width(visible) <= columns, "\(columns)x\(lines) \(query): \(line)")
+                    }
+                }
+            }
+        }
+        func title(_ columns: Int, _ lines: Int, _ query: [String]) async -> String {
+            let run = await QuakesRun.run(
+                ["chart", "--db", database, "--utc"] + query,
+                variables: ["COLUMNS": String(columns), "LINES": String(lines)])
+            return String(run.standardOutput.prefix { $0 != "\n" })
+        }
+        // The terminal: 223 hours are 75 columns of 3 hours; then 6 and 12 hours, and days.
+        #expect(await title(100, 40, ["--by", "hour"]) == "4,438 events by 3 hours (UTC)")
+        #expect(await title(60, 16, ["--by", "hour"]) == "4,438 events by 6 hours (UTC)")
+        #expect(await title(40, 12, ["--by", "hour"]) == "4,438 events by 12 hours (UTC)")
+        #expect(await title(20, 8, ["--by", "hour"]) == "4,438 events by day…")
+        #expect(
+            await title(40, 12, ["--by", "magnitude", "--cumulative"])
+                == "4,438 events N(≥M) by 0.5 magnitude uni…")
+        // What fits is drawn as asked.
+        #expect(
+            await title(80, 24, ["--by", "hour", "--since", "2021-07-21"])
+                == "776 events by hour (UTC)  --since 2021-07-21")
+        #expect(await title(30, 10, ["--by", "depth"]) == "4,438 events by depth (UTC)")
+    }
+
+    /// Wider buckets count the same events, in the display zone's calendar: 6 hours from its
+    /// midnight in Kolkata (UTC+5:30), checked against the events' own times; JSON keeps the hours.
+    @Test func widerBucketsCountTheSameEventsInTheZonesCalendar() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        let zone = ["TZ": "Asia/Kolkata", "COLUMNS": "40", "LINES": "50"]
+        let run = await QuakesRun.run(["chart", "--db", database, "--by", "hour"], variables: zone)
+        #expect(run.standardOutput.hasPrefix("4,438 events by 6 hours (Asia/Kolkata)\n"), "\(run.standardOutput)")
+        var drawn: [String: Int] = [:]
+        for line in run.standardOutput.split(separator: "\n") where line.contains(" │") {
+            let words = line.split(separator: " ")
+            drawn[String(words[0])] = Int(words[words.count - 1])
+        }
+        // Each event's time, moved to Kolkata's clocks and down to a multiple of 6 hours.
+        let listed = await QuakesRun.run(["list", "--db", database, "--format", "ndjson"])
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let printer = DateFormatter()
+        printer.timeZone = TimeZone(identifier: "UTC")
+        printer.dateFormat = "yyyy-MM-dd'T'HH"
+        var expected: [String: Int] = [:]
+        for line in listed.standardOutput.split(separator: "\n") {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let text = try #require(event["time"] as? String)
+            let time = try #require(parser.date(from: text))
+            let local = time.timeIntervalSince1970 + 5.5 * 3600
+            expected[
+                printer.string(from: Date(timeIntervalSince1970: (local / 21600).rounded(.down) * 21600)), default: 0] +=
+                1
+        }
+        #expect(drawn.filter { $0.value > 0 } == expected)
+        #expect(drawn.values.reduce(0, +) == 4438)
+        // The buckets run from the first to the last, the empty ones included.
+        #expect(drawn.count == 38 && drawn.keys.min() == "2021-07-13T18" && drawn.keys.max() == "2021-07-23T00")
+        let json = await QuakesRun.run(
+            ["chart", "--db", database, "--by", "hour", "--format", "json"], variables: zone)
+        let chart = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let hours = try #require(chart["buckets"] as? [[String: Any]])
+        #expect(hours.count == 224 && hours.compactMap { $0["count"] as? Int }.reduce(0, +) == 4438)
+    }
+
+    /// Wider bins of sections: hours from the zone's midnight, years from January, magnitude bands
+    /// from a multiple of their width, each labelled by where it starts; the counts add up.
+    @Test func binsGroupSectionsAndSayWhatTheyAre() throws {
+        let hours: [Int64: Int] = [-5: 1, -1: 2, 0: 3, 7: 4]
+        let sixHours = Histogram.Bins(key: .hour, every: 6)
+        #expect(sixHours.name == "6 hours")
+        #expect(
+            sixHours.buckets(hours) == [
+                .init(label: "1969-12-31T18", count: 3), .init(label: "1970-01-01T00", count: 3),
+                .init(label: "1970-01-01T06", count: 4),
+            ])
+        let years = Histogram.Bins(key: .month, every: 12)
+        #expect(years.name == "year" && Histogram.Bins(key: .month, every: 60).name == "5 years")
+        #expect(years.buckets([2021 * 12 + 6: 5, 2023 * 12 + 9: 1]).map(\.label) == ["2021", "2022", "2023"])
+        let bands = Histogram.Bins(key: .magnitude, every: 2)
+        #expect(bands.name == "2 magnitude units")
+        #expect(
+            bands.buckets([-1: 10, 0: 20, 1: 30, 4: 1])
+                == [
+                    .init(label: "-2–0", count: 10), .init(label: "0–2", count: 50), .init(label: "2–4", count: 0),
+                    .init(label: "4–6", count: 1),
+                ])
+        #expect(
+            Histogram.Bins(key: .hour).wider.map(\.name).prefix(9) == [
+                "2 hours", "3 hours", "6 hours", "12 hours", "day", "2 days", "week", "month", "3 months",
+            ])
+        #expect(Histogram.Bins(key: .week).wider.first?.name == "month")
+        // N(≥M) every 0.5 of magnitudes binned to 0.1: the values of the fine bins on the grid.
+        let magnitudes = [2.1, 2.5, 2.5, 3.0, 3.4, 4.2]
+        let fine = try Histogram.cumulative(magnitudes, width: 0.1)
+        let coarse = try Histogram.cumulative(magnitudes, width: 0.1, every: 5)
+        #expect(coarse.map(\.label) == ["2.0", "2.5", "3.0", "3.5", "4.0"])
+        #expect(coarse.map(\.count) == [6, 5, 3, 1, 1])
+        #expect(coarse.dropFirst().allSatisfy { bucket in fine.contains(bucket) })
+        #expect(Histogram.cumulativeUnit(width: 0.1, every: 5) == "0.5 magnitude units")
+        #expect(Histogram.cumulativeUnit(width: 0.1, every: 10) == "1 magnitude unit")
+    }
+
     /// Days are the display zone's: the same events fall on other days in Tokyo than in UTC; a
     /// chart of one bucket is one bar; a title wider than the terminal is cut, not wrapped.
     @Test(arguments: TestEngine.allCases) func bucketsAreTheZonesAndOneBucketIsOneBar(engine: TestEngine) async throws {

@@ -68,8 +68,8 @@ import Testing
                 2021-07-16 04:19:58 to 2021-07-22 02:24:58 (UTC)
                                 ⢀⣀⣀⣀⣠⣤⣴⣶⣶⣶⡒⣒⡶⠂⠰⣶⣂⣒⣤⣄⡴⠦⢤⣤⣤⣄⣀⣀
                                 ⠈⠛⠚⠓⢦⠤⠼⢿⣿⣿⡍⠁⠉⣶⣿⣿⣯⣥⣴⣓⣤⣤⣤⣦⣶⠺⠟⠉
-                                  ⡄ ⠈⠷⣶⣶⣇⡀  ⢠⣿⣽⣿⢿⣿⡿⣟⣶⣦⣬⡟•
-                                       1⣿⡛⠦⡄⠈⠛⢻⣟⣿⣟ ⠈⠃⢻⣿⣷53⡀
+                                  ⡄ ⠈⠷⣶2⣇⡀  ⢠⣿⣽⣿⢿⣿⡿⣟⣶⣦⣬⡟•4
+                                       1⣿⡛⠦⡄⠈⠛⢻⣟⣿⣟ ⠈⠃⢻⣿5•3⡀
                                 •       ⣹⣻⠖⠁  ⠈⣿⠟⠛    ⢸⡭⣍⡧•⡉
                                         ⢻⣗ •     ⢀⡀⠂⢀⢀⣀⣀⡈⠁⠉⠁
                                 ⠠⠴⠶⠖⠚⠒⠛⠛⠿⠧⠶⠶⠚⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠩⠿⠤
@@ -119,8 +119,8 @@ import Testing
                 """
                 8 events  --min-magnitude 4.5 --bbox 170,-30,-170…
                 2021-07-16 10:02:00 to 2021-07-21 13:48:26 (UTC)
-                ⠘⠢⢄⣸ ⠘⡅          ⠘⠇    ⢀•⠆
-                      ⠑⢤        ⣤⡀     ⠈⠁ 13 2
+                ⠘⠢⢄⣸ ⠘⡅          ⠘⠇    ⢀•⠆ 3
+                      ⠑⢤        ⣤⡀     ⠈⠁ 1• 2
                         ⠓⡄      ⠈⠙⠂ 5    •
                          ⠈⡆               •
                           ⡜                4
@@ -151,6 +151,168 @@ import Testing
         let plain = await QuakesRun.run(["map", "--db", store.location, "--utc"])
         #expect(!plain.standardOutput.contains("\u{1B}"))
         #expect(plain.standardOutput.split(separator: "\n").count == 23)
+    }
+
+    /// On a busy map (the two weekly feeds, every event), each of the five strongest events has its
+    /// number on the map, once, with no other number in its cell or beside it on its line; in
+    /// colour too.
+    @Test func everyNumberOfABusyMapCanBeRead() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        for (columns, lines) in [(80, 24), (100, 40), (60, 16), (120, 30), (40, 14), (200, 60)] {
+            for colour in ["never", "always"] {
+                let run = await QuakesRun.run(
+                    ["map", "--db", database, "--utc", "--color", colour],
+                    variables: ["COLUMNS": String(columns), "LINES": String(lines)])
+                #expect(run.status == .success, "\(run.standardError)")
+                let screen = run.standardOutput.replacing(/\u{1B}\[[0-9;]*m/, with: "").split(separator: "\n")
+                let legend = try #require(screen.firstIndex { $0.hasPrefix("• event") || $0.hasPrefix("depth ") })
+                #expect(screen[(legend + 1)...].map { $0.prefix(3) } == ["1 M", "2 M", "3 M", "4 M", "5 M"])
+                var numbers: [(number: Character, row: Int, column: Int)] = []
+                for (row, line) in screen[2..<legend].enumerated() {
+                    for (column, character) in line.enumerated() where character.isNumber {
+                        numbers.append((character, row, column))
+                    }
+                }
+                #expect(numbers.map(\.number).sorted() == ["1", "2", "3", "4", "5"], "\(columns)x\(lines)")
+                for (index, number) in numbers.enumerated() {
+                    for other in numbers[(index + 1)...] where other.row == number.row {
+                        #expect(abs(other.column - number.column) > 1, "\(columns)x\(lines): \(number) \(other)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Numbers go to their events' cells, else to a free one near it, one that hides no event first:
+    /// five events in one cell among others get five cells around it, none beside another on its line.
+    @Test func numbersMoveToTheNearestFreeCell() {
+        typealias Cell = TerminalMap.Cell
+        let crowd = Cell(column: 10, row: 5)
+        let events: Set<Cell> = [crowd, Cell(column: 11, row: 4), Cell(column: 10, row: 4)]
+        let cells = TerminalMap.labelCells(
+            Array(repeating: crowd, count: 5), columns: 0...30, rows: 0...10, events: events)
+        #expect(cells.first == crowd)
+        #expect(Set(cells).count == 5)
+        #expect(cells.allSatisfy { max(abs($0.column - crowd.column), abs($0.row - crowd.row)) <= 2 }, "\(cells)")
+        #expect(!cells.dropFirst().contains(Cell(column: 10, row: 4)) && !cells.contains(Cell(column: 11, row: 4)))
+        for (index, cell) in cells.enumerated() {
+            #expect(!cells[(index + 1)...].contains { $0.row == cell.row && abs($0.column - cell.column) <= 1 })
+        }
+        // At the edge of the map, a number stays inside it.
+        let corner = TerminalMap.labelCells(
+            [Cell(column: 0, row: 0), Cell(column: 0, row: 0)], columns: 0...5, rows: 0...3, events: [])
+        #expect(corner == [Cell(column: 0, row: 0), Cell(column: 0, row: 1)])
+    }
+
+    /// `--near PLACE --radius KM`: the map is fitted to the circle too, and draws it (the points
+    /// `radius` km from the centre along great circles, projected) under the events, with the point
+    /// marked and the radius said under the map; in the terminal in a colour of its own.
+    @Test func aMapDrawsThePointAndTheCircleOfNear() async throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("q.sqlite")
+        _ = await QuakesRun.fetch(
+            [Fixtures.path(Fixtures.weekBefore), Fixtures.path(Fixtures.weekAfter)], database: database)
+        let near = ["--near", "tokyo", "--radius", "1000"]
+        let svg = await Self.map(database, near + ["--output", folder.file("tokyo.svg")])
+        #expect(svg.status == .success, "\(svg.standardError)")
+        let document = try String(contentsOfFile: folder.file("tokyo.svg"), encoding: .utf8)
+        let paths = try document.matches(of: /<path class="radius" d="([^"]*)"/).map { match in
+            try String(match.1).dropFirst().replacing("Z", with: "").split(separator: "L").map { pair in
+                let xy = pair.split(separator: ",")
+                return Drawing.Point(x: try #require(Double(xy[0])), y: try #require(Double(xy[1])))
+            }
+        }
+        // One closed ring, a point every 2° of bearing.
+        let ring = try #require(paths.count == 1 ? paths.first : nil)
+        #expect(ring.count == 181 && document.contains("Z\" fill=\"none\" stroke=\"#7b3294\""))
+        // Every event the query keeps is inside it, and so is the cross of the point.
+        let marks = try SVGMarks(path: folder.file("tokyo.svg"))
+        let counted = await QuakesRun.run(["count", "--db", database] + near)
+        #expect(marks.events.count == Int(counted.standardOutput.dropLast()) && marks.events.count >= 10)
+        for event in marks.events {
+            #expect(Self.contains(ring, Drawing.Point(x: event.x, y: event.y)), "\(event.id)")
+        }
+        let cross = try #require(document.firstMatch(of: /<path class="near" d="M([0-9.]+),([0-9.]+)L([0-9.]+),/))
+        let centre = Drawing.Point(x: (Double(cross.1)! + Double(cross.3)!) / 2, y: Double(cross.2)!)
+        #expect(Self.contains(ring, centre))
+        #expect(document.contains(">within 1,000 km of tokyo</text>"))
+        // The same in a PNG: the point's colour where the cross is.
+        let png = await Self.map(database, near + ["--output", folder.file("tokyo.png")])
+        #expect(png.status == .success, "\(png.standardError)")
+        let image = try CairoImage(contentsOfFile: folder.file("tokyo.png"))
+        #expect(image.pixel(at: centre).isClose(to: NearCircle.colour, tolerance: 40), "\(image.pixel(at: centre))")
+
+        // In the terminal: the point a `+`, the circle's dots in magenta all round it, the radius
+        // said under the legend; the five numbers still there.
+        let terminal = await QuakesRun.run(
+            ["map", "--db", database, "--utc", "--color", "always"] + near,
+            variables: ["COLUMNS": "80", "LINES": "24"])
+        let screen = terminal.standardOutput.split(separator: "\n").map(String.init)
+        #expect(screen.count == 23)
+        let plain = screen.map { $0.replacing(/\u{1B}\[[0-9;]*m/, with: "") }
+        let legend = try #require(plain.firstIndex { $0.hasPrefix("depth ") })
+        #expect(plain[legend + 1] == "+ within 1,000 km of tokyo")
+        var circle: [(row: Int, column: Int)] = []
+        var point: [(row: Int, column: Int)] = []
+        for (row, line) in screen[2..<legend].enumerated() {
+            var column = 0
+            var painted = ""
+            for match in line.matches(of: /\u{1B}\[([0-9;]*)m|(.)/) {
+                if let code = match.1 {
+                    painted = String(code)
+                    continue
+                }
+                if painted == "35" {
+                    if match.2 == "+" { point.append((row, column)) } else { circle.append((row, column)) }
+                }
+                column += 1
+            }
+        }
+        let plus = try #require(point.count == 1 ? point.first : nil)
+        #expect(circle.count > 20)
+        #expect(circle.contains { $0.row == plus.row && $0.column < plus.column - 5 })
+        #expect(circle.contains { $0.row == plus.row && $0.column > plus.column + 5 })
+        #expect(circle.contains { $0.column == plus.column && $0.row < plus.row - 2 })
+        #expect(circle.contains { $0.column == plus.column && $0.row > plus.row + 2 })
+        #expect(plain[2..<legend].joined().filter(\.isNumber).sorted() == ["1", "2", "3", "4", "5"])
+
+        // `--near` alone marks the point; no circle.
+        let alone = await Self.map(database, ["--near", "35.7,139.7", "--output", folder.file("point.svg")])
+        #expect(alone.status == .success)
+        let marked = try String(contentsOfFile: folder.file("point.svg"), encoding: .utf8)
+        #expect(marked.contains(#"<path class="near""#) && !marked.contains(#"class="radius""#))
+        #expect(marked.contains(">35.7,139.7</text>"))
+    }
+
+    /// The points of a `--radius` circle are the radius away from its centre, as the filter measures,
+    /// at every bearing; around a pole the circle runs once round the Earth instead of closing.
+    @Test func theCircleIsTheRadiusAlongGreatCircles() throws {
+        for (latitude, longitude, radius) in [(35.68, 139.69, 1000.0), (-17.7, 178.1, 800), (70, 180, 3000), (0, 0, 5)]
+        {
+            let near = NearCircle(centre: GeoPoint(latitude: latitude, longitude: longitude), radius: radius, name: "x")
+            let circle = try #require(near.circle)
+            for point in circle.points {
+                let distance = Geodesy.distance(
+                    latitude: latitude, longitude: longitude, toLatitude: point.latitude, toLongitude: point.longitude)
+                #expect(abs(distance - radius) < radius * 1e-9 + 1e-6, "\(point)")
+            }
+            #expect(circle.closed == (latitude != 70), "\(latitude)")
+            // Longitudes run on without a jump at the date line.
+            for (a, b) in zip(circle.points, circle.points.dropFirst()) { #expect(abs(a.longitude - b.longitude) < 30) }
+        }
+        #expect(NearCircle(centre: GeoPoint(latitude: 0, longitude: 0), radius: 20_100, name: "x").circle == nil)
+    }
+
+    /// True when `point` is inside the polygon `ring` (by the even-odd rule).
+    static func contains(_ ring: [Drawing.Point], _ point: Drawing.Point) -> Bool {
+        var inside = false
+        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.y > point.y) != (b.y > point.y) {
+            if point.x < a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x) { inside.toggle() }
+        }
+        return inside
     }
 
     /// What a feed may say (any finite magnitude or depth, none at all), a box of no area, a box

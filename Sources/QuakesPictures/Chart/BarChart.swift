@@ -4,7 +4,9 @@ import QuakesCore
 /// A histogram drawn in a terminal with Unicode block characters, eighths of a cell for the ends
 /// (or `#` with `--ascii`), fitted to the terminal: one horizontal bar per bucket with its label and
 /// count when the buckets fit in its height, else one column per bucket when they fit in its width;
-/// a title line above and a scale under the bars.
+/// a title line above and a scale under the bars. A chart that fits neither way is counted again in
+/// wider buckets (`fits`) before it is drawn; one that fits in no buckets at all (a terminal of a
+/// few lines or columns) is cut to the terminal.
 struct BarChart {
     var histogram: Histogram
     var title: String
@@ -16,41 +18,76 @@ struct BarChart {
     var colour = false
 
     private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+    /// The shortest room a bar may have: below, the buckets are columns.
+    private static let shortestBar = 10
 
-    func render() -> String {
-        var text = TerminalText.truncated(TerminalText.escaped(title), to: width) + "\n"
-        let buckets = histogram.buckets
-        guard !buckets.isEmpty else { return text + QuakeQuery.nothingMatches + "\n" }
-        // The title, the axis and the scale, and the line the prompt comes back on.
-        let rows = height == .max ? .max : height - 4 - reserved
-        if buckets.count > rows, let columns = columns(rows: max(rows - 1, 3)) { return text + columns }
-        let labelWidth = buckets.map { TerminalText.width($0.label) }.max() ?? 0
-        let countWidth = buckets.map { String($0.count).count }.max() ?? 1
-        let barWidth = max(10, width - labelWidth - countWidth - 3)
-        let largest = buckets.map(\.count).max() ?? 0
-        let top = value(max(largest, 1))
-        for bucket in buckets {
-            let bar = Self.bar(value(bucket.count) / top * Double(barWidth), ascii: ascii)
-            let coloured = colour && !bar.isEmpty ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar
-            text +=
-                TerminalText.padded(bucket.label, to: labelWidth) + " │" + coloured
-                + String(repeating: " ", count: max(0, barWidth - TerminalText.width(bar))) + " "
-                + String(bucket.count).leftPadded(to: countWidth, with: " ") + "\n"
-        }
-        text +=
-            String(repeating: " ", count: labelWidth) + " └" + String(repeating: ascii ? "-" : "─", count: barWidth)
-            + "\n" + String(repeating: " ", count: labelWidth + 2) + scale(largest) + "\n"
-        return text
+    /// The lines the chart may take: the terminal's, but for the line the prompt comes back on
+    /// and those reserved.
+    private var available: Int { height == .max ? .max : max(height - 1 - reserved, 0) }
+
+    /// True when `histogram` fits in the terminal, as bars or as columns.
+    func fits(_ histogram: Histogram) -> Bool {
+        var chart = self
+        chart.histogram = histogram
+        return histogram.buckets.isEmpty || chart.fitsAsBars || chart.fitsAsColumns
     }
 
-    /// The chart as columns `rows` high, one per bucket, labelled with the first and last bucket;
-    /// nil when they do not fit in the width.
-    private func columns(rows: Int) -> String? {
+    /// A bar per line, under the title and above the axis and the scale, each bar at least
+    /// `shortestBar` cells beside its label and count.
+    private var fitsAsBars: Bool {
+        let buckets = histogram.buckets
+        return buckets.count <= available - 3 && width - labelWidth - countWidth - 3 >= Self.shortestBar
+    }
+
+    /// A column per bucket, beside the axis's numbers, with at least a row for the columns between
+    /// the title and the axis, its labels and the scale.
+    private var fitsAsColumns: Bool {
+        available - 4 >= 1 && histogram.buckets.count <= width - axisWidth - 2
+    }
+
+    private var labelWidth: Int { histogram.buckets.map { TerminalText.width($0.label) }.max() ?? 0 }
+    private var countWidth: Int { histogram.buckets.map { String($0.count).count }.max() ?? 1 }
+    private var axisWidth: Int { max(String(histogram.buckets.map(\.count).max() ?? 0).count, 1) }
+
+    func render() -> String {
+        let text = TerminalText.truncated(TerminalText.escaped(title), to: width) + "\n"
+        let buckets = histogram.buckets
+        guard !buckets.isEmpty else {
+            return text + TerminalText.truncated(QuakeQuery.nothingMatches, to: width) + "\n"
+        }
+        if !fitsAsBars, fitsAsColumns { return text + columns(rows: available - 4) }
+        let fitting = fitsAsBars
+        let labelWidth = labelWidth
+        let countWidth = countWidth
+        let barWidth = max(fitting ? width - labelWidth - countWidth - 3 : 1, 1)
+        let largest = buckets.map(\.count).max() ?? 0
+        let top = value(max(largest, 1))
+        var lines: [String] = []
+        for bucket in buckets {
+            let bar = Self.bar(value(bucket.count) / top * Double(barWidth), ascii: ascii)
+            let coloured = colour && fitting && !bar.isEmpty ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar
+            lines.append(
+                TerminalText.padded(bucket.label, to: labelWidth) + " │" + coloured
+                    + String(repeating: " ", count: max(0, barWidth - TerminalText.width(bar))) + " "
+                    + String(bucket.count).leftPadded(to: countWidth, with: " "))
+        }
+        lines += [
+            String(repeating: " ", count: labelWidth) + " └" + String(repeating: ascii ? "-" : "─", count: barWidth),
+            String(repeating: " ", count: labelWidth + 2) + scale(largest),
+        ]
+        if !fitting {
+            // No buckets fit this terminal: what fits of the widest, cut to it.
+            lines = lines.prefix(max(available - 1, 0)).map { TerminalText.truncated($0, to: width) }
+        }
+        return text + lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The chart as columns `rows` high, one per bucket, labelled with the first and last bucket.
+    private func columns(rows: Int) -> String {
         let buckets = histogram.buckets
         let largest = buckets.map(\.count).max() ?? 0
-        let axisWidth = max(String(largest).count, 1)
+        let axisWidth = axisWidth
         let room = width - axisWidth - 2
-        guard buckets.count <= room else { return nil }
         // Wider columns when there is room, with a gap between them from three cells.
         let cell = min(max(room / buckets.count, 1), 3)
         let top = value(largest)
@@ -76,10 +113,11 @@ struct BarChart {
         let first = buckets[0].label
         let last = buckets[buckets.count - 1].label
         let gap = span - TerminalText.width(first) - TerminalText.width(last)
-        text +=
+        let labels =
             String(repeating: " ", count: axisWidth + 2) + first
-            + (gap >= 1 ? String(repeating: " ", count: gap) + last : "") + "\n"
-        return text + String(repeating: " ", count: axisWidth + 2) + "one column per bucket, " + scale(largest) + "\n"
+            + (gap >= 1 ? String(repeating: " ", count: gap) + last : "")
+        let note = String(repeating: " ", count: axisWidth + 2) + "one column per bucket, " + scale(largest)
+        return text + [labels, note].map { TerminalText.truncated($0, to: width) + "\n" }.joined()
     }
 
     /// What the bars' lengths run over, said under them.

@@ -13,11 +13,12 @@ package struct ChartCommand: Command {
             Counts the events of the same query as 'list' in buckets (empty ones included: a gap in \
             time is information) and draws them with block characters fitted to the terminal \
             (COLUMNS and LINES, else 80x24 when not a terminal): a bar per line when the buckets fit \
-            its height, else a column each. With --by magnitude --cumulative it draws the \
-            magnitude-frequency distribution on a log scale and prints the b-value (Aki's \
-            maximum-likelihood estimate, corrected for binned magnitudes) above the magnitude of \
-            completeness (--mc, else by maximum curvature). With --output it writes the chart as an \
-            SVG, PNG, PDF or HTML file instead.
+            its height, else a column each; when they fit neither way, it counts them in wider \
+            buckets (2 hours, 6 hours, a day...) and its title says so. With --by magnitude \
+            --cumulative it draws the magnitude-frequency distribution on a log scale and prints the \
+            b-value (Aki's maximum-likelihood estimate, corrected for binned magnitudes) above the \
+            magnitude of completeness (--mc, else by maximum curvature). With --output it writes the \
+            chart as an SVG, PNG, PDF or HTML file instead.
             """,
         options: [DatabaseLocation.option.declaration] + FilterOptions.options + [
             by.declaration, cumulative.declaration, mc.declaration, format.declaration,
@@ -72,37 +73,43 @@ package struct ChartCommand: Command {
         let zone = environment.zone(utc: utc)
         let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
         let (dimension, cumulative, completeness) = (dimension, cumulative, completeness)
+        let size = environment.textPictureSize
+        // In the terminal, the buckets must fit it: a chart that does not is counted again in wider
+        // buckets. JSON and pictures have every bucket asked for.
+        let screen =
+            format == .table && picture.output == nil
+            ? BarChart(
+                histogram: Histogram(dimension: dimension, buckets: []), title: "", width: size.columns,
+                height: size.lines, reserved: cumulative ? 1 : 0)
+            : nil
         let database = try DatabaseLocation.reader(option: database, in: environment)
         let (histogram, estimate, total) = try await database.reading(zone: zone) {
             reader -> (Histogram, GutenbergRichter?, Int) in
             let total = try reader.count(filter)
             switch dimension {
             case .hour, .day, .week, .month:
-                let key = SectionKey(rawValue: dimension.rawValue)!
-                return (
-                    Histogram(
-                        dimension: dimension, buckets: try Histogram.counts(key, filter, zone: zone, reader: reader)),
-                    nil, total
-                )
+                return (try Self.sections(dimension, filter, zone: zone, reader: reader, fitting: screen), nil, total)
             case .magnitude where !cumulative:
-                return (
-                    Histogram(
-                        dimension: dimension,
-                        buckets: try Histogram.counts(.magnitude, filter, zone: zone, reader: reader)),
-                    nil, total
-                )
+                return (try Self.sections(dimension, filter, zone: zone, reader: reader, fitting: screen), nil, total)
             case .magnitude:
                 var magnitudes: [Double] = []
                 try reader.forEachQuake(filter, in: nil, sort: .time, origin: nil, limit: nil) { quake in
                     if let magnitude = quake.magnitude, magnitude.isFinite { magnitudes.append(magnitude) }
                     return true
                 }
-                let width = GutenbergRichter.binWidth(of: magnitudes)
-                return (
+                let binWidth = GutenbergRichter.binWidth(of: magnitudes)
+                let width = binWidth == 0 ? 0.1 : binWidth
+                func distribution(every: Int64) throws -> Histogram {
                     Histogram(
                         dimension: .magnitude,
-                        buckets: try Histogram.cumulative(magnitudes, width: width == 0 ? 0.1 : width),
-                        isCumulative: true),
+                        buckets: try Histogram.cumulative(magnitudes, width: width, every: every), isCumulative: true,
+                        unit: Histogram.cumulativeUnit(width: width, every: every))
+                }
+                let wider = Histogram.roundNumbers(upTo: 100_000).dropFirst().map { every in
+                    { try distribution(every: every) }
+                }
+                return (
+                    try Self.fitted(distribution(every: 1), wider, in: screen),
                     GutenbergRichter(magnitudes: magnitudes, completeness: completeness), total
                 )
             case .depth:
@@ -111,7 +118,16 @@ package struct ChartCommand: Command {
                     if let depth = quake.depth, depth.isFinite { depths.append(depth) }
                     return true
                 }
-                return (Histogram(dimension: .depth, buckets: try Histogram.depths(depths)), nil, total)
+                let asked = Histogram.depthWidth(depths)
+                let wider = Histogram.widerDepths(than: asked).map { width in
+                    {
+                        Histogram(
+                            dimension: .depth, buckets: try Histogram.depths(depths, width: width),
+                            unit: Histogram.depthUnit(width: width, asked: asked))
+                    }
+                }
+                let histogram = Histogram(dimension: .depth, buckets: try Histogram.depths(depths))
+                return (try Self.fitted(histogram, wider, in: screen), nil, total)
             }
         }
         switch format {
@@ -136,7 +152,7 @@ package struct ChartCommand: Command {
             }
             environment.standardOutput.writeLine(JSONValue.object(members).serialized())
         case .table:
-            let unit = cumulative ? "N(≥M) by magnitude" : "by \(dimension.rawValue)"
+            let unit = (cumulative ? "N(≥M) by " : "by ") + histogram.unit
             let title = "\(TerminalText.grouped(total)) events \(unit) (\(zone.name))"
             let bValue = estimate?.line ?? GutenbergRichter.tooFewEvents
             if let file = picture.file(in: environment) {
@@ -148,15 +164,48 @@ package struct ChartCommand: Command {
                 if cumulative { environment.standardOutput.writeLine(bValue) }
                 return .success
             }
-            let size = environment.textPictureSize
             let query = filters.asGiven.isEmpty ? "" : "  " + filters.asGiven
             let chart = BarChart(
                 histogram: histogram, title: title + query, width: size.columns, height: size.lines,
                 reserved: cumulative ? 1 : 0, ascii: picture.plainText(in: environment),
                 colour: picture.color.usesColour(in: environment))
             environment.standardOutput.write(chart.render())
-            if cumulative { environment.standardOutput.writeLine(bValue) }
+            if cumulative { environment.standardOutput.writeLine(TerminalText.truncated(bValue, to: size.columns)) }
         }
         return .success
     }
+
+    /// Counts by a calendar unit or by magnitude band, as the engine counts `--section`; in wider
+    /// buckets when these do not fit `screen`.
+    private static func sections(
+        _ dimension: Histogram.Dimension, _ filter: QuakeFilter, zone: DisplayZone, reader: any QuakeReading,
+        fitting screen: BarChart?
+    ) throws -> Histogram {
+        let key = SectionKey(rawValue: dimension.rawValue)!
+        let numbers = try Histogram.sectionNumbers(key, filter, zone: zone, reader: reader)
+        let asked = Histogram(dimension: dimension, buckets: try Histogram.counts(key, numbers))
+        // Each section key's counts (hours for 6 hours, months for years) are asked of the engine once.
+        var sections = [key: numbers]
+        let wider = Histogram.Bins(key: key).wider.map { bins in
+            {
+                let numbers =
+                    try sections[bins.key] ?? Histogram.sectionNumbers(bins.key, filter, zone: zone, reader: reader)
+                sections[bins.key] = numbers
+                return Histogram(dimension: dimension, buckets: bins.buckets(numbers), unit: bins.name)
+            }
+        }
+        return try fitted(asked, wider, in: screen)
+    }
+
+    /// `histogram`, or when it does not fit `screen`, the first of the wider ones that does (else
+    /// the widest); `histogram` itself without a screen (JSON, a picture).
+    private static func fitted(_ histogram: Histogram, _ wider: [() throws -> Histogram], in screen: BarChart?)
+        throws -> Histogram
+    {
+        guard let screen else { return histogram }
+        var histogram = histogram
+        for next in wider where !screen.fits(histogram) { histogram = try next() }
+        return histogram
+    }
+
 }

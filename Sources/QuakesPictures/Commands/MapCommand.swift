@@ -17,7 +17,8 @@ package struct MapCommand: Command {
             otherwise. With --output it writes an SVG, PNG, PDF or self-contained HTML file (a \
             tooltip per event: time, magnitude, place and id); without, it draws the map in \
             Braille dots fitted to the terminal (COLUMNS and LINES, else 80x24 when not a \
-            terminal), numbering the strongest events and listing them under it.
+            terminal), numbering the strongest events and listing them under it. With --near it \
+            marks the point, and with --radius draws the circle around it.
             """,
         options: [DatabaseLocation.option.declaration] + FilterOptions.options + [extent.declaration]
             + pictureOptions.options + [CommonOptions.utc.declaration])
@@ -55,7 +56,14 @@ package struct MapCommand: Command {
 
     package func run(in environment: Environment) async throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let filter = try filters.resolvingPlace(in: environment).filter(in: environment, zone: zone)
+        let resolved = try filters.resolvingPlace(in: environment)
+        let filter = try resolved.filter(in: environment, zone: zone)
+        // The point as given: a place's name, else its latitude and longitude.
+        let near = resolved.origin.map { point in
+            NearCircle(
+                centre: point, radius: resolved.radius,
+                name: filters.place ?? "\(FDSNService.number(point.latitude)),\(FDSNService.number(point.longitude))")
+        }
         let database = try DatabaseLocation.reader(option: database, in: environment)
         let events = try await database.reading(zone: zone) { reader -> [Quake] in
             var events: [Quake] = []
@@ -80,7 +88,8 @@ package struct MapCommand: Command {
             subtitle = "\(QuakeQuery.nothingMatches) (\(zone.name))"
         }
         let content = MapContent(
-            events: events, outlines: outlines, extent: extent, title: title, subtitle: subtitle, zone: zone)
+            events: events, outlines: outlines, extent: extent, title: title, subtitle: subtitle, zone: zone,
+            near: near)
         if let file = picture.file(in: environment) {
             let map = QuakeMap(content: content, width: Double(picture.width), height: Double(picture.height))
             try await file.write(map.drawing())

@@ -8,6 +8,8 @@ struct BrailleCanvas {
     let rows: Int
     private var dots: [UInt8]
     private var symbols: [Int: (text: String, colour: Int?)] = [:]
+    /// The colours of cells whose dots are not in the canvas's dot colour (a circle among outlines).
+    private var dotColours: [Int: Int] = [:]
     /// The dots that may be set, when not all: a map's area, beside which copies of outlines a turn
     /// of the Earth away would show.
     var clip: (x: ClosedRange<Int>, y: ClosedRange<Int>)?
@@ -24,14 +26,16 @@ struct BrailleCanvas {
     /// The bit of each dot of a cell, by column then row, as Unicode numbers Braille's eight dots.
     private static let bits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
 
-    mutating func set(x: Int, y: Int) {
+    /// Sets a dot; with `colour` (an SGR colour such as 35), its cell's dots are drawn in it.
+    mutating func set(x: Int, y: Int, colour: Int? = nil) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
         if let clip, !clip.x.contains(x) || !clip.y.contains(y) { return }
         dots[(y / 4) * columns + x / 2] |= Self.bits[x % 2][y % 4]
+        if let colour { dotColours[(y / 4) * columns + x / 2] = colour }
     }
 
-    /// A straight line of dots (Bresenham's), for outlines.
-    mutating func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
+    /// A straight line of dots (Bresenham's), for outlines; in `colour`, as `set` draws it.
+    mutating func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), colour: Int? = nil) {
         var (x, y) = start
         let (dx, dy) = (abs(end.x - x), -abs(end.y - y))
         let (sx, sy) = (x < end.x ? 1 : -1, y < end.y ? 1 : -1)
@@ -39,7 +43,7 @@ struct BrailleCanvas {
         // Lines far outside the canvas are not walked dot by dot.
         guard max(dx, -dy) < 4 * (dotWidth + dotHeight) else { return }
         while true {
-            set(x: x, y: y)
+            set(x: x, y: y, colour: colour)
             if x == end.x && y == end.y { return }
             let twice = 2 * error
             if twice >= dy {
@@ -80,7 +84,7 @@ struct BrailleCanvas {
                 } else if dots[cell] == 0 {
                     line += " "
                 } else {
-                    paint(dotColour)
+                    paint(dotColours[cell].map(String.init) ?? dotColour)
                     if ascii {
                         line += "."
                     } else {

@@ -143,6 +143,10 @@ enum CairoRenderer {
                 draw(item, on: context)
             }
             ccairo_restore(context)
+        case let .classed(_, items):
+            for item in items {
+                draw(item, on: context)
+            }
         }
     }
 

@@ -81,6 +81,9 @@ struct Drawing: Sendable, Equatable {
         case text(String, at: Point, size: Double, anchor: Anchor, colour: Colour, bold: Bool)
         /// Items drawn only inside a rectangle.
         case clipped(Rectangle, [Item])
+        /// Items that stand for one thing, which the SVG names by a class on each of their
+        /// elements (`radius`, the circle of `--radius`); drawn as they are.
+        case classed(String, [Item])
     }
 
     /// Every event mark, in drawing order.
@@ -89,7 +92,7 @@ struct Drawing: Sendable, Equatable {
             items.flatMap { item -> [Mark] in
                 switch item {
                 case let .circle(_, _, _, mark?): [mark]
-                case let .clipped(_, inner): marks(in: inner)
+                case let .clipped(_, inner), let .classed(_, inner): marks(in: inner)
                 default: []
                 }
             }

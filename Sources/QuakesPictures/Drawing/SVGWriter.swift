@@ -26,7 +26,9 @@ struct SVGWriter {
         return text + "</svg>\n"
     }
 
-    private func write(_ items: [Drawing.Item], into text: inout String, clips: inout Int) {
+    /// Writes `items`, each element with the class `name` when given.
+    private func write(_ items: [Drawing.Item], into text: inout String, clips: inout Int, name: String? = nil) {
+        let classed = name.map { #" class="\#(Self.escaped($0))""# } ?? ""
         for item in items {
             switch item {
             case let .path(rings, closed, style):
@@ -37,9 +39,9 @@ struct SVGWriter {
                     if closed { data += "Z" }
                 }
                 let rule = closed && style.fill != nil ? #" fill-rule="evenodd""# : ""
-                text += #"<path d="\#(data)"\#(rule)\#(paint(style))/>"# + "\n"
+                text += #"<path\#(classed) d="\#(data)"\#(rule)\#(paint(style))/>"# + "\n"
             case let .rectangle(box, style):
-                text += #"<rect x="\#(number(box.x))" y="\#(number(box.y))" width="\#(number(box.width))""#
+                text += #"<rect\#(classed) x="\#(number(box.x))" y="\#(number(box.y))" width="\#(number(box.width))""#
                 text += #" height="\#(number(box.height))"\#(paint(style))/>"# + "\n"
             case let .circle(centre, radius, style, mark):
                 let circle = #"cx="\#(number(centre.x))" cy="\#(number(centre.y))" r="\#(number(radius))""#
@@ -47,10 +49,11 @@ struct SVGWriter {
                     text += #"<circle class="event" data-id="\#(Self.escaped(mark.id))" \#(circle)\#(paint(style))>"#
                     text += "<title>\(Self.escaped(mark.tooltip))</title></circle>\n"
                 } else {
-                    text += "<circle \(circle)\(paint(style))/>\n"
+                    text += "<circle\(classed) \(circle)\(paint(style))/>\n"
                 }
             case let .text(string, point, size, anchor, colour, bold):
-                text += #"<text x="\#(number(point.x))" y="\#(number(point.y))" font-size="\#(number(size))""#
+                text +=
+                    #"<text\#(classed) x="\#(number(point.x))" y="\#(number(point.y))" font-size="\#(number(size))""#
                 if anchor != .start { text += #" text-anchor="\#(anchor.rawValue)""# }
                 if bold { text += #" font-weight="bold""# }
                 text += #"\#(paint(.filled(colour)))>\#(Self.escaped(string))</text>"# + "\n"
@@ -60,8 +63,10 @@ struct SVGWriter {
                 text += #"<clipPath id="\#(id)"><rect x="\#(number(box.x))" y="\#(number(box.y))""#
                 text += #" width="\#(number(box.width))" height="\#(number(box.height))"/></clipPath>"# + "\n"
                 text += #"<g clip-path="url(#\#(id))">"# + "\n"
-                write(inner, into: &text, clips: &clips)
+                write(inner, into: &text, clips: &clips, name: name)
                 text += "</g>\n"
+            case let .classed(itemName, inner):
+                write(inner, into: &text, clips: &clips, name: itemName)
             }
         }
     }

@@ -10,11 +10,14 @@ struct MapContent: Sendable {
     var title: String
     var subtitle: String
     var zone: DisplayZone
+    /// The point of `--near` and the circle of `--radius`, when given.
+    var near: NearCircle? = nil
 
-    /// The projection of the extent (fitted to the events when automatic) into `frame`.
+    /// The projection of the extent (fitted to the events, and to the point and circle of `--near`,
+    /// when automatic) into `frame`.
     func projection(into frame: Drawing.Rectangle) -> MapProjection {
         let points = events.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        return MapProjection(fitting: extent.region(of: points), into: frame)
+        return MapProjection(fitting: extent.region(of: points + (near?.extentPoints ?? [])), into: frame)
     }
 
     /// How many events fall outside the map (a map of an `--extent` box shows only those inside).

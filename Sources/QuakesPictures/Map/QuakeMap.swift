@@ -28,8 +28,15 @@ struct QuakeMap {
             .path(
                 content.projectedRings(projection, coastline: true), closed: false,
                 .stroked(MapStyle.border, width: 0.6)))
-        // Small events first, so the strongest are drawn over them.
         let scale = min(width, height) / 700
+        // The circle of `--radius` under the events.
+        if let circle = content.near?.projectedCircle(projection) {
+            map.append(
+                .classed(
+                    "radius",
+                    [.path(circle.rings, closed: circle.closed, .stroked(NearCircle.colour, width: 1.5 * scale))]))
+        }
+        // Small events first, so the strongest are drawn over them.
         for quake in content.eventsInDrawingOrder {
             let depth = MapStyle.depthClass(quake.depth)
             map.append(
@@ -39,6 +46,11 @@ struct QuakeMap {
                     Drawing.Style(
                         fill: depth.colour.withAlpha(0.72), stroke: MapStyle.ink.withAlpha(0.8), lineWidth: 0.5),
                     mark: Drawing.Mark(id: quake.id, tooltip: tooltip(quake))))
+        }
+        // The point of `--near` over them.
+        if let near = content.near {
+            let centre = projection.point(longitude: near.centre.longitude, latitude: near.centre.latitude)
+            map.append(.classed("near", Self.cross(at: centre, size: 6 * max(scale, 0.5))))
         }
         var items: [Drawing.Item] = [
             .text(
@@ -52,6 +64,19 @@ struct QuakeMap {
         ]
         items += legend(below: area, scale: scale)
         return Drawing(width: width, height: height, background: .white, title: content.title, items: items)
+    }
+
+    /// The mark of the point of `--near`: a cross in the circle's colour on a white one, seen over
+    /// land, sea and events alike.
+    private static func cross(at centre: Drawing.Point, size: Double) -> [Drawing.Item] {
+        let strokes = [
+            [Drawing.Point(x: centre.x - size, y: centre.y), Drawing.Point(x: centre.x + size, y: centre.y)],
+            [Drawing.Point(x: centre.x, y: centre.y - size), Drawing.Point(x: centre.x, y: centre.y + size)],
+        ]
+        return [
+            .path(strokes, closed: false, .stroked(.white, width: size / 2 + 2)),
+            .path(strokes, closed: false, .stroked(NearCircle.colour, width: size / 2)),
+        ]
     }
 
     /// What the page shows over an event: its time, magnitude, place and id.
@@ -97,6 +122,14 @@ struct QuakeMap {
                     depth.label, at: .init(x: x + 16, y: y), size: 11, anchor: .start, colour: MapStyle.ink, bold: false
                 ))
             x += 86
+        }
+        if let near = content.near {
+            x += 8
+            items.append(.classed("near", Self.cross(at: .init(x: x + 6, y: y - 4), size: 6)))
+            items.append(
+                .text(
+                    near.legend, at: .init(x: x + 16, y: y), size: 11, anchor: .start, colour: MapStyle.ink,
+                    bold: false))
         }
         items.append(
             .text(
