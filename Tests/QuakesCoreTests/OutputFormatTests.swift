@@ -183,11 +183,11 @@ import Testing
                 2023-10-11 05:11:56   6.3 mww       9.0 km  western Afghanistan                   us6000len8
 
                 October 9, 2023 (2 quakes)
-                2023-10-09 22:53:09   5.0 mww       8.3 km  Poland-Slovakia border region         us6000lec2
-                2023-10-09 06:51:08   4.3 ml       57.2 km  Port Townsend, WA                     uw61965081
+                2023-10-09 22:53:09   5.0 mww      8.27 km  Poland-Slovakia border region         us6000lec2
+                2023-10-09 06:51:08  4.32 ml      57.17 km  Port Townsend, WA                     uw61965081
 
                 October 7, 2023 (1 of 7 quakes)
-                2023-10-07 13:10:13   6.9 mww      76.0 km  55 km SE of Madang, Papua New Guinea  us6000ldqf
+                2023-10-07 13:10:13   6.9 mww     76.01 km  55 km SE of Madang, Papua New Guinea  us6000ldqf
 
                 """)
     }

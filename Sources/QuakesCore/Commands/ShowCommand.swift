@@ -65,6 +65,8 @@ package struct ShowCommand: BlockingCommand {
             switch (name, value) {
             case ("time", _): (name, time(quake.time))
             case ("updated", _): (name, time(quake.updated))
+            case ("mag", _) where quake.magnitude != nil: (name, FieldText.magnitude(quake.magnitude!))
+            case ("depth", _) where quake.depth != nil: (name, FieldText.depth(quake.depth!))
             case (_, .null): (name, "-")
             case let (_, .string(text)): (name, text)
             default: (name, value.serialized())

@@ -58,14 +58,17 @@ struct TableListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        let magnitude = quake.magnitude.map { String(cFormat: "%4.1f", $0) } ?? "   ?"
+        // The magnitude as `show` gives it (two decimals when it has them), right-aligned in four
+        // characters, then its type; a negative magnitude to hundredths takes a character of the
+        // type's padding.
+        let magnitude = (quake.magnitude.map(FieldText.magnitude) ?? "?").leftPadded(to: 4, with: " ")
         let type = TerminalText.escaped(quake.magnitudeType ?? "")
-        var depth = quake.depth.map { String(cFormat: "%6.1f km", $0) } ?? "     ? km"
+        var depth = (quake.depth.map(FieldText.depth) ?? "? km").leftPadded(to: 9, with: " ")
         if let origin { depth += "  " + String(cFormat: "%7.1f km", origin.distance(to: quake)) }
         add(
             .row(
                 time: zone.dateAndTime(quake.time),
-                magnitude: magnitude + " " + TerminalText.padded(type, to: 5), magnitudeValue: quake.magnitude,
+                magnitude: TerminalText.padded(magnitude + " " + type, to: 10), magnitudeValue: quake.magnitude,
                 depth: depth, place: TerminalText.escaped(quake.place ?? ""), id: TerminalText.escaped(quake.id)))
     }
 

@@ -81,8 +81,8 @@ struct QuakeMap {
 
     /// What the page shows over an event: its time, magnitude, place and id.
     private func tooltip(_ quake: Quake) -> String {
-        let magnitude = quake.magnitude.map { "M " + String(cFormat: "%.1f", $0) } ?? "M ?"
-        let depth = quake.depth.map { String(cFormat: "%.1f km deep", $0) } ?? "depth unknown"
+        let magnitude = quake.magnitude.map { "M " + FieldText.magnitude($0) } ?? "M ?"
+        let depth = quake.depth.map { FieldText.depth($0) + " deep" } ?? "depth unknown"
         return
             "\(content.zone.dateAndTime(quake.time)) \(content.zone.name)\n\(magnitude), \(depth)\n\(quake.place ?? "")\n\(quake.id)"
     }

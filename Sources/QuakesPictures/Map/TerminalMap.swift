@@ -89,7 +89,7 @@ struct TerminalMap {
                     ? "\u{1B}[\(NearCircle.terminalColour)m+\u{1B}[0m" + line.dropFirst() : line) + "\n"
         }
         for (index, quake) in numbered.enumerated() {
-            let magnitude = String(cFormat: "M%.1f", quake.magnitude!)
+            let magnitude = "M" + FieldText.magnitude(quake.magnitude!)
             let line = "\(index + 1) \(magnitude)  \(content.zone.dateAndTime(quake.time))  \(quake.place ?? quake.id)"
             text += TerminalText.truncated(TerminalText.escaped(line), to: columns) + "\n"
         }
