@@ -101,8 +101,9 @@ package struct WatchCommand: Command {
         // Without fetches of its own, a watch on a server is woken by other hosts' commits.
         var listener: (any ChangeListener)? = nil
         var listens = !fetches
-        var previous: ResultSet?
-        var lastToken: Int64 = -1
+        var previous: WatchPass?
+        let keepsHistory = database.engine.capabilities.contains(.keepsHistory)
+        let dependsOnNow = filters.dependsOnNow
         // A database that fails before the watch has once reached it is most likely named wrongly
         // (host, port, password): the watch ends with the status a script acts on, as `count` would.
         // Its store opening (for a watch that fetches) or its listener connecting is reaching it: a
@@ -123,9 +124,12 @@ package struct WatchCommand: Command {
                 }
                 let filter = try filters.filter(in: environment, zone: query.zone)
                 query.filter = filter
-                // One snapshot: the token and the results agree, and a later commit changes the token.
-                let read: @Sendable (any QuakeReading) throws -> (ResultSet, Int64) = { [query] reader in
-                    (try ResultSet(query, reader: reader), try reader.lastToken())
+                // One snapshot: the token, the results and why events came and went agree, and a
+                // later commit changes the token.
+                let read: @Sendable (any QuakeReading) throws -> (pass: WatchPass, changes: [ResultChange])? = {
+                    [query, previous] reader in
+                    try WatchPass.read(
+                        query, reader: reader, after: previous, keepsHistory: keepsHistory, dependsOnNow: dependsOnNow)
                 }
                 // A watch that fetches writes the database: before a fetch of its has stored
                 // anything, it may not exist yet.
@@ -133,14 +137,12 @@ package struct WatchCommand: Command {
                     fetches
                     ? try await database.readingAsWriter(zone: query.zone, read)
                     : try await database.reading(zone: query.zone, read)
-                if pass.1 != lastToken || previous == nil || filters.dependsOnNow {
-                    let changes = pass.0.changes(since: previous ?? ResultSet())
+                if let pass {
                     if previous != nil || !changesOnly {
-                        report(changes, of: query, firstPass: previous == nil, in: environment)
-                        await runHooks(for: changes, in: environment)
+                        report(pass.changes, of: query, firstPass: previous == nil, in: environment)
+                        await runHooks(for: pass.changes, in: environment)
                     }
-                    previous = pass.0
-                    lastToken = pass.1
+                    previous = pass.pass
                 }
                 hasReached = true
             } catch let error where hasReached && Self.mayPass(error) {
@@ -199,66 +201,145 @@ package struct WatchCommand: Command {
         }
         for case let .failure(failure) in outcomes where !(failure.error is CancellationError) {
             if case .unreadableFile = failure.error as? DownloadError { return failure }
-            environment.standardError.writeLine("Error: \(failure)")
+            // The source failed (the network, the server, today's document): the next pass tries
+            // again. A failure of the database itself is an error, as at the pass's reading.
+            let ofTheSource =
+                failure.error is DownloadError || failure.error is FeedError
+                || failure.error is UnusableFeedError
+            environment.standardError.writeLine(
+                ofTheSource
+                    ? "Warning: \(failure), trying again in \(Self.seconds(interval)) s" : "Error: \(failure)")
         }
         return nil
     }
 
+    /// 60000 as `60`, 300 as `0.3`: a duration in milliseconds as seconds.
+    static func seconds(_ milliseconds: Int64) -> String {
+        var text = String(milliseconds / 1000)
+        var fraction = milliseconds % 1000
+        guard fraction > 0 else { return text }
+        text += "."
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        return text + String(fraction).leftPadded(to: digits)
+    }
+
     /// Writes `changes` to `query`'s result set: its zone is the display zone, its origin the point
-    /// of `--near`, a place's once looked up. A table's first pass that finds nothing says so, where
-    /// a later pass with no change stays silent.
+    /// of `--near`, a place's once looked up. In the table, a pass that reports anything starts
+    /// with its moment; a first pass that finds nothing says so, where a later pass with no change
+    /// stays silent.
     private func report(
         _ changes: [ResultChange], of query: QuakeQuery, firstPass: Bool, in environment: Environment
     ) {
         let zone = query.zone
-        if firstPass, changes.isEmpty, format == .table, query.asksForEvents {
-            environment.standardOutput.writeLine(QuakeQuery.nothingMatches)
-        }
-        var buffer = JSONBuffer()
-        for change in changes {
-            switch format {
-            case .ndjson:
+        switch format {
+        case .ndjson:
+            var buffer = JSONBuffer()
+            for change in changes {
                 buffer.removeAll()
-                buffer.raw(#"{"change":"#)
-                buffer.string(change.kind.rawValue)
-                buffer.raw(#","section":"#)
-                buffer.string(change.section)
-                buffer.raw(#","index":"#)
-                buffer.integer(change.index)
-                buffer.raw(#","oldIndex":"#)
-                buffer.integer(change.oldIndex)
-                buffer.raw(#","oldSection":"#)
-                buffer.string(change.oldSection)
-                if query.section != nil {
-                    buffer.raw(#","zone":"#)
-                    buffer.string(zone.name)
-                }
-                buffer.raw(#","quake":"#)
-                QuakeFormats.writeJSONObject(
-                    change.quake, distance: query.origin?.distance(to: change.quake), to: &buffer)
-                buffer.raw("}\n")
+                Self.writeJSON(change, of: query, to: &buffer)
                 buffer.bytes.withUnsafeBytes { environment.standardOutput.write(bytes: $0) }
-            case .table:
-                environment.standardOutput.writeLine(Self.line(change, zone: zone))
+            }
+        case .table:
+            guard !changes.isEmpty || (firstPass && query.asksForEvents) else { return }
+            environment.standardOutput.writeLine(zone.dateAndTime(environment.clock()) + " (\(zone.name))")
+            if changes.isEmpty { environment.standardOutput.writeLine(QuakeQuery.nothingMatches) }
+            for line in Self.table(changes, zone: zone, origin: query.origin, columns: environment.terminalColumns) {
+                environment.standardOutput.writeLine(line)
             }
         }
     }
 
-    /// `move    2021-07-21#0 (was 2021-07-20#3)  2021-07-21 21:15:12   6.7 mww  68 km S of…  us6000exs5`.
-    static func line(_ change: ResultChange, zone: DisplayZone) -> String {
+    /// One change as a line of ndjson: `{"change":"delete","reason":"left",…,"fields":{…},"quake":{…}}`.
+    static func writeJSON(_ change: ResultChange, of query: QuakeQuery, to buffer: inout JSONBuffer) {
+        buffer.raw(#"{"change":"#)
+        buffer.string(change.kind.rawValue)
+        if let reason = change.reason {
+            buffer.raw(#","reason":"#)
+            buffer.string(reason.name)
+            if case let .merged(into) = reason {
+                buffer.raw(#","mergedInto":"#)
+                buffer.string(into)
+            }
+        }
+        buffer.raw(#","section":"#)
+        buffer.string(change.section)
+        buffer.raw(#","index":"#)
+        buffer.integer(change.index)
+        buffer.raw(#","oldIndex":"#)
+        buffer.integer(change.oldIndex)
+        buffer.raw(#","oldSection":"#)
+        buffer.string(change.oldSection)
+        if query.section != nil {
+            buffer.raw(#","zone":"#)
+            buffer.string(query.zone.name)
+        }
+        if let fields = change.fields {
+            buffer.raw(#","fields":"#)
+            buffer.raw(text: JSONValue.object(fields.map(\.json)).serialized())
+        }
+        buffer.raw(#","quake":"#)
+        QuakeFormats.writeJSONObject(change.quake, distance: query.origin?.distance(to: change.quake), to: &buffer)
+        buffer.raw("}\n")
+    }
+
+    /// A pass's changes as the table's lines: the change, its position, the event in the columns of
+    /// `list`'s table (`QuakeTableLayout`, laid out for this pass's rows), then why or what changed:
+    /// `delete  #0  2021-07-19 23:02:08   5.7 mww …  us7000enjy  left the query: mag 5.7→5.4 …`.
+    static func table(_ changes: [ResultChange], zone: DisplayZone, origin: GeoPoint?, columns: Int?) -> [String] {
         func position(_ section: String?, _ index: Int?) -> String {
             (section.map { TerminalText.escaped($0) } ?? "") + "#" + (index.map(String.init) ?? "-")
         }
-        var location =
+        let positions = changes.map { change in
             change.kind == .delete
-            ? position(change.oldSection, change.oldIndex)
-            : position(change.section, change.index)
-        if change.kind == .move { location += " (was \(position(change.oldSection, change.oldIndex)))" }
-        let quake = change.quake
-        let magnitude = quake.magnitude.map { String(cFormat: "%4.1f", $0) } ?? "   ?"
-        return change.kind.rawValue.padding(to: 8) + location + "  \(zone.dateAndTime(quake.time))  "
-            + magnitude + " " + TerminalText.escaped(quake.magnitudeType ?? "").padding(to: 6)
-            + TerminalText.escaped(quake.place ?? "-") + "  " + TerminalText.escaped(quake.id)
+                ? position(change.oldSection, change.oldIndex)
+                : position(change.section, change.index)
+                    + (change.kind == .move ? " (was \(position(change.oldSection, change.oldIndex)))" : "")
+        }
+        let positionWidth = positions.map(TerminalText.width).max() ?? 0
+        let rows = changes.map { QuakeTableRow($0.quake, zone: zone, origin: origin) }
+        let layout = QuakeTableLayout(
+            rows: rows, zone: zone, origin: origin, columns: columns, besides: 8 + positionWidth + 2)
+        return changes.indices.map { index in
+            let why = Self.why(changes[index])
+            return changes[index].kind.rawValue.padding(to: 8)
+                + TerminalText.padded(positions[index], to: positionWidth)
+                + "  " + layout.render(rows[index], colour: false, padsID: !why.isEmpty)
+                + (why.isEmpty ? "" : "  " + why)
+        }
+    }
+
+    /// Why a change happened, as the table's last column says it: `new`, `merged into ci39746767`,
+    /// `left the query: mag 5.7→5.4`, or an update's fields. Nothing for the first pass's inserts.
+    static func why(_ change: ResultChange) -> String {
+        let fields = change.fields.map(Self.text) ?? ""
+        switch change.reason {
+        case .initial?: return ""
+        case .new?: return "new"
+        case .deleted?: return "deleted"
+        case let .merged(into)?: return "merged into " + TerminalText.escaped(into)
+        case .entered?: return "entered the query" + (fields.isEmpty ? "" : ": " + fields)
+        case .left?: return "left the query" + (fields.isEmpty ? "" : ": " + fields)
+        case nil: return fields
+        }
+    }
+
+    /// The fields a table shows the values of when they change: what a reader of a catalogue
+    /// watches for. Other fields that changed are named after them.
+    private static let fieldsWithValues: Set<QuakeField> = [
+        .magnitude, .magnitudeType, .place, .depth, .status, .alert,
+    ]
+
+    /// `mag 5.7→5.4, depth 30.7→28.15 (also time, sig)`, or `time, sig changed` when none of the
+    /// fields the table gives values of changed; empty when none changed.
+    static func text(_ fields: [FieldChange]) -> String {
+        let valued = fields.filter { fieldsWithValues.contains($0.field) }.map(\.text)
+        let named = fields.filter { !fieldsWithValues.contains($0.field) }.map(\.field.name)
+        guard !valued.isEmpty else { return named.isEmpty ? "" : named.joined(separator: ", ") + " changed" }
+        return valued.joined(separator: ", ") + (named.isEmpty ? "" : " (also " + named.joined(separator: ", ") + ")")
     }
 
     /// Runs `--exec` once per inserted quake, its JSON on standard input; a failing command is

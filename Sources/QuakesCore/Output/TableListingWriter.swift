@@ -17,17 +17,12 @@ struct TableListingWriter: ListingWriter {
 
     private enum Line {
         case header(String)
-        case row(
-            time: String, magnitude: String, magnitudeValue: Double?, depth: String, place: String, id: String)
+        case row(QuakeTableRow)
         case blank
     }
 
     private var pending: [Line] = []
-    private var placeWidth: Int?
-    /// The heading of the time column names the zone, and may be wider than the times.
-    private var timeHeading: String { "TIME (\(zone.name))" }
-    private var timeWidth: Int { max(19, timeHeading.count) }
-    private var idWidth = 2
+    private var layout: QuakeTableLayout?
     private var sections = 0
     private static let rowsBeforeLayout = 500
 
@@ -43,9 +38,6 @@ struct TableListingWriter: ListingWriter {
         self.whenEmpty = whenEmpty
     }
 
-    /// The depth cell, and the distance cell after it when there is one.
-    private var depthWidth: Int { origin == nil ? 9 : 9 + 2 + 10 }
-
     mutating func begin(sectioned: Bool) {}
 
     mutating func beginSection(_ section: QuerySection, shown: Int) {
@@ -58,24 +50,13 @@ struct TableListingWriter: ListingWriter {
     }
 
     mutating func write(_ quake: Quake, section: QuerySection?) {
-        // The magnitude as `show` gives it (two decimals when it has them), right-aligned in four
-        // characters, then its type; a negative magnitude to hundredths takes a character of the
-        // type's padding.
-        let magnitude = (quake.magnitude.map(FieldText.magnitude) ?? "?").leftPadded(to: 4, with: " ")
-        let type = TerminalText.escaped(quake.magnitudeType ?? "")
-        var depth = (quake.depth.map(FieldText.depth) ?? "? km").leftPadded(to: 9, with: " ")
-        if let origin { depth += "  " + String(cFormat: "%7.1f km", origin.distance(to: quake)) }
-        add(
-            .row(
-                time: zone.dateAndTime(quake.time),
-                magnitude: TerminalText.padded(magnitude + " " + type, to: 10), magnitudeValue: quake.magnitude,
-                depth: depth, place: TerminalText.escaped(quake.place ?? ""), id: TerminalText.escaped(quake.id)))
+        add(.row(QuakeTableRow(quake, zone: zone, origin: origin)))
     }
 
     mutating func endSection() {}
 
     mutating func end() {
-        if pending.isEmpty, placeWidth == nil {
+        if pending.isEmpty, layout == nil {
             if let whenEmpty { output.writeLine(whenEmpty) }
             return
         }
@@ -85,55 +66,123 @@ struct TableListingWriter: ListingWriter {
     // MARK: - Private
 
     private mutating func add(_ line: Line) {
-        if placeWidth == nil {
+        if let layout {
+            output.write(render(line, layout))
+        } else {
             pending.append(line)
             if pending.count >= Self.rowsBeforeLayout { flush() }
-        } else {
-            output.write(render(line))
         }
     }
 
     private mutating func flush() {
-        if placeWidth == nil {
-            var widest = 5
-            for case let .row(_, _, _, _, place, id) in pending {
-                widest = max(widest, TerminalText.width(place))
-                idWidth = max(idWidth, TerminalText.width(id))
-            }
-            placeWidth = min(widest, 60)
-            if let columns {
-                // time, magnitude, depth and id, with two spaces between columns.
-                let fixed = timeWidth + 2 + 10 + 2 + depthWidth + 2 + 2 + idWidth
-                placeWidth = max(10, min(placeWidth!, columns - fixed))
-            }
-            output.write(render(.header(heading())))
+        if layout == nil {
+            var rows: [QuakeTableRow] = []
+            for case let .row(row) in pending { rows.append(row) }
+            let layout = QuakeTableLayout(rows: rows, zone: zone, origin: origin, columns: columns)
+            self.layout = layout
+            output.write(render(.header(layout.heading()), layout))
             if sections > 0 { output.write("\n") }
         }
-        for line in pending { output.write(render(line)) }
+        for line in pending { output.write(render(line, layout!)) }
         pending.removeAll()
     }
 
-    private func heading() -> String {
-        TerminalText.padded(timeHeading, to: timeWidth) + "  " + TerminalText.padded("MAG", to: 10) + "  "
-            + "DEPTH".leftPadded(to: 9, with: " ")
-            + (origin == nil ? "" : "  " + "DISTANCE".leftPadded(to: 10, with: " "))
-            + "  " + TerminalText.padded("PLACE", to: placeWidth ?? 5) + "  ID"
-    }
-
-    private func render(_ line: Line) -> String {
+    private func render(_ line: Line, _ layout: QuakeTableLayout) -> String {
         switch line {
         case .blank:
             return "\n"
         case let .header(text):
             return (colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text) + "\n"
-        case let .row(time, magnitude, value, depth, place, id):
-            let width = placeWidth ?? 60
-            let shownPlace = columns == nil ? place : TerminalText.truncated(place, to: width)
-            let paint = colour ? Self.colour(for: value) : nil
-            let magnitudeCell = paint.map { "\($0)\(magnitude)\u{1B}[0m" } ?? magnitude
-            return "\(TerminalText.padded(time, to: timeWidth))  \(magnitudeCell)  \(depth)  "
-                + "\(TerminalText.padded(shownPlace, to: width))  \(id)\n"
+        case let .row(row):
+            return layout.render(row, colour: colour) + "\n"
         }
+    }
+}
+
+/// One event's cells in a table of quakes: local time, magnitude and its type, depth (and the
+/// distance from the point of `--near`), place and id, as `list` shows them and `watch` too.
+struct QuakeTableRow: Sendable {
+    var time: String
+    /// The magnitude and its type, ten columns wide.
+    var magnitude: String
+    var magnitudeValue: Double?
+    /// The depth, and the distance after it when there is one.
+    var depth: String
+    var place: String
+    var id: String
+
+    init(_ quake: Quake, zone: DisplayZone, origin: GeoPoint?) {
+        // The magnitude as `show` gives it (two decimals when it has them), right-aligned in four
+        // characters, then its type; a negative magnitude to hundredths takes a character of the
+        // type's padding.
+        let type = TerminalText.escaped(quake.magnitudeType ?? "")
+        let value = (quake.magnitude.map(FieldText.magnitude) ?? "?").leftPadded(to: 4, with: " ")
+        magnitude = TerminalText.padded(value + " " + type, to: 10)
+        magnitudeValue = quake.magnitude
+        depth = (quake.depth.map(FieldText.depth) ?? "? km").leftPadded(to: 9, with: " ")
+        if let origin { depth += "  " + String(cFormat: "%7.1f km", origin.distance(to: quake)) }
+        time = zone.dateAndTime(quake.time)
+        place = TerminalText.escaped(quake.place ?? "")
+        id = TerminalText.escaped(quake.id)
+    }
+}
+
+/// The widths of a table of quakes' columns, decided once from its first rows: the place column
+/// as wide as the longest place among them (at most 60), and on a terminal no wider than what the
+/// other columns leave of the line.
+struct QuakeTableLayout: Sendable {
+    /// The heading of the time column names the zone, and may be wider than the times.
+    let timeHeading: String
+    let timeWidth: Int
+    let placeWidth: Int
+    let idWidth: Int
+    /// Whether places are cut to `placeWidth` (on a terminal) or may run longer.
+    let truncates: Bool
+    let measuresDistance: Bool
+
+    /// The layout of `rows`; `besides` is the width of the columns another command puts before
+    /// these, with their two spaces, which a terminal's line must hold too.
+    init(rows: [QuakeTableRow], zone: DisplayZone, origin: GeoPoint?, columns: Int?, besides: Int = 0) {
+        timeHeading = "TIME (\(zone.name))"
+        timeWidth = max(19, timeHeading.count)
+        measuresDistance = origin != nil
+        var widest = 5
+        var idWidth = 2
+        for row in rows {
+            widest = max(widest, TerminalText.width(row.place))
+            idWidth = max(idWidth, TerminalText.width(row.id))
+        }
+        self.idWidth = idWidth
+        var placeWidth = min(widest, 60)
+        if let columns {
+            // time, magnitude, depth and id, with two spaces between columns.
+            let fixed = besides + timeWidth + 2 + 10 + 2 + Self.depthWidth(origin != nil) + 2 + 2 + idWidth
+            placeWidth = max(10, min(placeWidth, columns - fixed))
+        }
+        self.placeWidth = placeWidth
+        truncates = columns != nil
+    }
+
+    /// The depth cell, and the distance cell after it when there is one.
+    private static func depthWidth(_ measuresDistance: Bool) -> Int { measuresDistance ? 9 + 2 + 10 : 9 }
+
+    /// The line of column headings.
+    func heading() -> String {
+        TerminalText.padded(timeHeading, to: timeWidth) + "  " + TerminalText.padded("MAG", to: 10) + "  "
+            + "DEPTH".leftPadded(to: 9, with: " ")
+            + (measuresDistance ? "  " + "DISTANCE".leftPadded(to: 10, with: " ") : "")
+            + "  " + TerminalText.padded("PLACE", to: placeWidth) + "  ID"
+    }
+
+    /// `row`'s line without its newline; `padsID` pads the id to its column's width, for a column
+    /// that follows it.
+    func render(_ row: QuakeTableRow, colour: Bool, padsID: Bool = false) -> String {
+        let shownPlace = truncates ? TerminalText.truncated(row.place, to: placeWidth) : row.place
+        let paint = colour ? Self.colour(for: row.magnitudeValue) : nil
+        let magnitudeCell = paint.map { "\($0)\(row.magnitude)\u{1B}[0m" } ?? row.magnitude
+        return "\(TerminalText.padded(row.time, to: timeWidth))  \(magnitudeCell)  \(row.depth)  "
+            + "\(TerminalText.padded(shownPlace, to: placeWidth))  "
+            + (padsID ? TerminalText.padded(row.id, to: idWidth) : row.id)
     }
 
     /// The colour of a magnitude band: dim below 2.5, then yellow, red, and bold red from 6.

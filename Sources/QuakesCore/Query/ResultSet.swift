@@ -38,8 +38,10 @@ struct ResultSet: Sendable, Equatable {
 
     /// How to go from `previous` to this result set, as a fetched-results controller's delegate
     /// would hear it: deletes (with their old positions), inserts, moves (changed events whose
-    /// section or position changed) and updates (changed events that stayed where they were).
-    /// Events that did not change but shifted because others came or went are not reported.
+    /// section or position changed) and updates (changed events that stayed where they were),
+    /// these two with the fields that changed. Events that did not change but shifted because
+    /// others came or went are not reported. Why events came and went is for the caller to say
+    /// (`WatchPass`): inserts and deletes have no reason yet.
     func changes(since previous: ResultSet) -> [ResultChange] {
         var deletes: [ResultChange] = []
         for old in previous.entries where positions[old.quake.id] == nil {
@@ -64,7 +66,8 @@ struct ResultSet: Sendable, Equatable {
             let moved = old.section != new.section || old.index != new.index
             let change = ResultChange(
                 kind: moved ? .move : .update, quake: new.quake, section: new.section,
-                index: new.index, oldSection: old.section, oldIndex: old.index)
+                index: new.index, oldSection: old.section, oldIndex: old.index,
+                fields: FieldChange.between(old.quake, new.quake))
             if moved { moves.append(change) } else { updates.append(change) }
         }
         return deletes + inserts + moves + updates
@@ -77,6 +80,35 @@ struct ResultChange: Sendable, Equatable {
         case insert, update, delete, move
     }
 
+    /// Why an event entered or left the result set.
+    enum Reason: Sendable, Equatable {
+        /// An insert of the first pass: the result set as the watch found it.
+        case initial
+        /// An insert of an event new to the catalogue.
+        case new
+        /// An insert of an event that was stored before but did not match the query.
+        case entered
+        /// A delete of an event no longer in the catalogue (pruned, or deleted by a sync).
+        case deleted
+        /// A delete of an event that another absorbed when it was re-identified.
+        case merged(into: String)
+        /// A delete of an event still stored that no longer matches the query (or falls beyond
+        /// its limits).
+        case left
+
+        /// As the ndjson output names it.
+        var name: String {
+            switch self {
+            case .initial: "initial"
+            case .new: "new"
+            case .entered: "entered"
+            case .deleted: "deleted"
+            case .merged: "merged"
+            case .left: "left"
+            }
+        }
+    }
+
     var kind: Kind
     /// The event: as it is now, or as it was for a delete.
     var quake: Quake
@@ -87,4 +119,9 @@ struct ResultChange: Sendable, Equatable {
     var oldSection: String?
     /// Its position before; nil for an insert.
     var oldIndex: Int?
+    /// Why it entered or left: for inserts and deletes, nil for updates and moves.
+    var reason: Reason?
+    /// What changed of the event, field by field: for updates and moves, and for an event that
+    /// left or entered the query when its versions before and after are known; nil otherwise.
+    var fields: [FieldChange]?
 }
