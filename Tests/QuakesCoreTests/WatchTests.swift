@@ -130,7 +130,7 @@ import Testing
         #expect(lines.dropFirst(2).first == "2021-07-22 21:40:00 (UTC)")
         #expect(
             lines.last
-                == "insert  #0  2023-10-07 08:40:13   6.9 mww      76.0 km  55 km SE of Madang, Papua New Guinea  us6000ldqf  new",
+                == "insert  #0  2023-10-07 08:40:13   6.9 mww     76.01 km  55 km SE of Madang, Papua New Guinea  us6000ldqf  new",
             "\(watch.output.text)")
     }
 
