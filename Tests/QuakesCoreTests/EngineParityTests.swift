@@ -48,7 +48,16 @@ import Testing
         let common = ["--now", QueryUniverse.now]
         let sqlite = await QuakesRun.run(arguments + ["--db", path] + common, variables: ["TZ": tz])
         let replay = "quakes \(arguments.joined(separator: " ")) (TZ=\(tz)\(seed.map { ", seed \($0)" } ?? ""))"
-        #expect(sqlite.status == .success || arguments.first == "show", "\(replay): \(sqlite.standardError)")
+        // Random filters may contradict each other (a minimum above its maximum, since after until):
+        // that is a usage error, the same on every engine.
+        let contradictory =
+            sqlite.status == .usage && seed != nil
+            && ["' is greater than '", "' is after '", "' is the same moment as '"].contains {
+                sqlite.standardError.contains($0)
+            }
+        #expect(
+            sqlite.status == .success || arguments.first == "show" || contradictory,
+            "\(replay): \(sqlite.standardError)")
         for engine in Self.comparedWithSQLite {
             let other = try await Universe.shared.store(engine)
             let run = await QuakesRun.run(arguments + ["--db", other.location] + common, variables: ["TZ": tz])
@@ -304,7 +313,7 @@ import Testing
                 arguments += ["--limit-per-section", String(Int.random(in: 1...20, using: &random))]
             }
         }
-        // A filter repeated is a usage error on both; keep the last of each.
+        // A filter given twice keeps its last value, as on every engine.
         return (
             arguments, ["UTC", "Europe/London", "America/St_Johns", "Asia/Kathmandu"].randomElement(using: &random)!
         )
