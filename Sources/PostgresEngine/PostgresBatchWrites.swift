@@ -157,6 +157,25 @@ struct PostgresBatchWrites: IdentityStore {
         return found
     }
 
+    /// What the database holds once the batches before have been written: when a batch replaces
+    /// stored events, it waits for the flush of the one before.
+    func storedEvents(_ ids: [String]) throws -> [String: Quake] {
+        guard !ids.isEmpty else { return [:] }
+        try previousFlush?.finish()
+        let result = try connection.executePrepared(
+            """
+            SELECT \(PostgresColumns.names.map { "stored." + $0 }.joined(separator: ", "))
+            FROM unnest($1::text[]) AS wanted (id)
+            CROSS JOIN LATERAL (SELECT * FROM quake WHERE quake.id = wanted.id LIMIT 1) AS stored
+            """, [.text(PostgresStatement.arrayLiteral(ids))])
+        var found: [String: Quake] = [:]
+        for row in 0..<result.rowCount {
+            let quake = PostgresColumns.quake(at: row, of: result)
+            found[quake.id] = quake
+        }
+        return found
+    }
+
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) {
         for id in ids { owners[id] = owner }
     }
@@ -183,8 +202,9 @@ struct PostgresBatchWrites: IdentityStore {
         events[id] = .delete
     }
 
-    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
-        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?, fields: [FieldChange]?)
+    {
+        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto, fields: fields)
     }
 
     // MARK: - Flush

@@ -33,11 +33,14 @@ struct PostgresPendingHistory: PendingHistory {
     /// ledger's own.
     func deleteEvents(olderThan cutoff: Int64) throws {
         let deletion = HistoryLedger.Entry(id: "", existed: true, remains: false, mergedInto: nil)
+        let kept = FieldChange.tombstoneFields.map(\.name)
+        let tombstone = kept.map { "'\($0)', json_build_array(\($0), NULL)" }.joined(separator: ", ")
         try connection.execute(
             """
-            WITH deleted AS (DELETE FROM quake WHERE time < $1::bigint RETURNING id)
-            INSERT INTO history_change (token, id, existed, remains, merged_into, change)
-            SELECT $2::bigint, id, $3::integer, $4::integer, NULL, $5::text FROM deleted
+            WITH deleted AS (DELETE FROM quake WHERE time < $1::bigint RETURNING id, \(kept.joined(separator: ", ")))
+            INSERT INTO history_change (token, id, existed, remains, merged_into, change, fields)
+            SELECT $2::bigint, id, $3::integer, $4::integer, NULL, $5::text, json_build_object(\(tombstone))::text
+            FROM deleted
             """,
             [
                 .integer(cutoff), .integer(token), .integer(deletion.existed ? 1 : 0),
@@ -49,7 +52,7 @@ struct PostgresPendingHistory: PendingHistory {
     func entries(for ids: [String]) throws -> [String: HistoryLedger.Entry] {
         let result = try connection.executePrepared(
             """
-            SELECT held.id, held.existed, held.remains, held.merged_into
+            SELECT held.id, held.existed, held.remains, held.merged_into, held.fields
             FROM unnest($1::text[]) AS wanted (id)
             CROSS JOIN LATERAL (
                 SELECT * FROM history_change WHERE history_change.token = $2::bigint AND history_change.id = wanted.id
@@ -61,7 +64,8 @@ struct PostgresPendingHistory: PendingHistory {
             found[id] = HistoryLedger.Entry(
                 id: id, existed: result.int64(row: row, column: 1) == 1,
                 remains: result.int64(row: row, column: 2) == 1,
-                mergedInto: result.string(row: row, column: 3))
+                mergedInto: result.string(row: row, column: 3),
+                fields: result.string(row: row, column: 4).flatMap(FieldChange.stored))
         }
         return found
     }
@@ -80,8 +84,8 @@ struct PostgresPendingHistory: PendingHistory {
                 "DELETE FROM history_change WHERE token = \(token) AND id = ANY(\(ids))", statement.parameters)
         }
         var rows = PostgresCopyRows(
-            for: "COPY history_change (token, id, existed, remains, merged_into, change) FROM STDIN",
-            format: .binary([.bigint, .text, .integer, .integer, .text, .text]))
+            for: "COPY history_change (token, id, existed, remains, merged_into, change, fields) FROM STDIN",
+            format: .binary([.bigint, .text, .integer, .integer, .text, .text, .text]))
         for entry in entries.sorted(by: { $0.id < $1.id }) {
             try rows.appendRow { row throws(PostgresError) in
                 try row.appendField(token)
@@ -90,6 +94,8 @@ struct PostgresPendingHistory: PendingHistory {
                 try row.appendField(Int64(entry.remains ? 1 : 0))
                 try row.appendField(entry.recordedMergedInto)
                 try row.appendField(entry.change?.rawValue)
+                // Kept for an entry a later batch may follow, as on SQLite.
+                try row.appendField(entry.existed ? entry.fields.map(FieldChange.storageText) : nil)
             }
         }
         try connection.copy(encoded: rows)

@@ -141,13 +141,15 @@ final class PostgresReader: QuakeReading {
                 deleted: result.int(row: row, column: 6) ?? 0)
             if withChanges {
                 let changes = try connection.executePrepared(
-                    "SELECT id, change, merged_into FROM history_change WHERE token = $1::bigint ORDER BY id",
+                    "SELECT id, change, merged_into, fields FROM history_change WHERE token = $1::bigint ORDER BY id",
                     [.integer(transaction.token)])
                 transaction.changes = (0..<changes.rowCount).compactMap { row in
                     guard let id = changes.string(row: row, column: 0),
                         let kind = changes.string(row: row, column: 1).flatMap(HistoryChange.Kind.init)
                     else { return nil }
-                    return HistoryChange(id: id, kind: kind, mergedInto: changes.string(row: row, column: 2))
+                    return HistoryChange(
+                        id: id, kind: kind, mergedInto: changes.string(row: row, column: 2),
+                        fields: changes.string(row: row, column: 3).flatMap(FieldChange.stored))
                 }
             }
             return try body(transaction)

@@ -133,6 +133,8 @@ enum PostgresSchema {
         ["DROP INDEX quake_time", "CREATE INDEX quake_time ON quake (time DESC, id)"],
         // 4: the fingerprint of the feature each owning version was decoded from (see SQLite's 6).
         ["ALTER TABLE identity ADD COLUMN fingerprint bigint"],
+        // 5: what each change changed, as JSON text (see SQLite's 7).
+        ["ALTER TABLE history_change ADD COLUMN fields text"],
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

@@ -114,6 +114,21 @@ struct IngestStatements: IdentityStore {
         return owners
     }
 
+    /// Read before the batch writes anything: the rows are what the batches before left.
+    func storedEvents(_ ids: [String]) throws -> [String: Quake] {
+        guard !ids.isEmpty else { return [:] }
+        let select = try connection.statement(
+            "SELECT \(QuakeColumns.list) FROM quake WHERE id IN (SELECT value FROM json_each(?1))")
+        try select.bind(Self.jsonArray(ids), at: 1)
+        defer { select.reset() }
+        var found: [String: Quake] = [:]
+        while try select.step() {
+            let quake = QuakeColumns.quake(from: select)
+            found[quake.id] = quake
+        }
+        return found
+    }
+
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {
         try writeRefreshes()
         for id in ids {
@@ -155,8 +170,9 @@ struct IngestStatements: IdentityStore {
         try deleteRow.run()
     }
 
-    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
-        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?, fields: [FieldChange]?)
+    {
+        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto, fields: fields)
     }
 
     /// Writes the refreshes of feed time kept so far.

@@ -42,7 +42,7 @@ struct SQLitePendingHistory: PendingHistory {
     func entries(for ids: [String]) throws -> [String: HistoryLedger.Entry] {
         let select = try connection.statement(
             """
-            SELECT id, existed, remains, merged_into FROM history_change
+            SELECT id, existed, remains, merged_into, fields FROM history_change
             WHERE token = ?1 AND id IN (SELECT value FROM json_each(?2))
             """)
         try select.bind(token, at: 1)
@@ -53,7 +53,7 @@ struct SQLitePendingHistory: PendingHistory {
             guard let id = select.string(at: 0) else { continue }
             found[id] = HistoryLedger.Entry(
                 id: id, existed: select.int64(at: 1) == 1, remains: select.int64(at: 2) == 1,
-                mergedInto: select.string(at: 3))
+                mergedInto: select.string(at: 3), fields: select.string(at: 4).flatMap(FieldChange.stored))
         }
         return found
     }
@@ -100,6 +100,13 @@ struct SQLitePendingHistory: PendingHistory {
             } else {
                 try statement.bindNull(at: first + 5)
             }
+            // Kept for an entry a later batch may follow: an update's fields, a deletion's
+            // tombstone, or those of an event that came and went after it was deleted.
+            if let fields = entry.fields, entry.existed {
+                try statement.bind(unownedText: arena.store(FieldChange.storageText(fields)), at: first + 6)
+            } else {
+                try statement.bindNull(at: first + 6)
+            }
         }
         for entry in entries {
             tally.count(entry.change, 1)
@@ -108,25 +115,40 @@ struct SQLitePendingHistory: PendingHistory {
         try insert.flush(on: connection, arena: arena)
     }
 
-    private static let insertSQL = MultiRowInsert<HistoryLedger.Entry>.SQL(columns: 6) { values in
-        "INSERT INTO history_change (token, id, change, existed, remains, merged_into) VALUES \(values)"
+    private static let insertSQL = MultiRowInsert<HistoryLedger.Entry>.SQL(columns: 7) { values in
+        "INSERT INTO history_change (token, id, change, existed, remains, merged_into, fields) VALUES \(values)"
     }
 
-    /// Holds the deletion of every event older than `cutoff` and deletes them (a prune): each id
-    /// once, so none has an earlier entry, and the entry's columns come from the ledger's own.
+    /// Holds the deletion of every event older than `cutoff`, with its tombstone, and deletes them
+    /// (a prune): each id once, so none has an earlier entry. The tombstones are written in Swift,
+    /// a chunk at a time, as every other entry's fields are: SQLite's JSON functions print a real
+    /// with 15 digits, which does not always read back as the stored number.
     func deleteEvents(olderThan cutoff: Int64) throws {
-        let deletion = HistoryLedger.Entry(id: "", existed: true, remains: false, mergedInto: nil)
-        let statement = try connection.statement(
-            """
-            INSERT INTO history_change (token, id, change, existed, remains, merged_into)
-            SELECT ?2, id, ?3, ?4, ?5, NULL FROM quake WHERE time < ?1
-            """)
-        try statement.bind([
-            .integer(cutoff), .integer(token), deletion.change.map { .text($0.rawValue) } ?? .null,
-            .integer(deletion.existed ? 1 : 0), .integer(deletion.remains ? 1 : 0),
-        ])
-        try statement.run()
-        tally.isKnown = false
+        let kept = FieldChange.tombstoneFields
+        let select = try connection.statement(
+            "SELECT id, \(kept.map(\.name).joined(separator: ", ")) FROM quake WHERE time < ?1")
+        try select.bind(cutoff, at: 1)
+        defer { select.reset() }
+        var chunk: [HistoryLedger.Entry] = []
+        while try select.step() {
+            guard let id = select.string(at: 0) else { continue }
+            let tombstone = kept.enumerated().map { index, field in
+                let column = Int32(index + 1)
+                let value: QuakeField.Value? =
+                    switch field.kind {
+                    case .text: select.string(at: column).map(QuakeField.Value.text)
+                    case .integer: select.int64(at: column).map(QuakeField.Value.integer)
+                    case .real: select.double(at: column).map(QuakeField.Value.real)
+                    }
+                return FieldChange(field: field, old: value, new: nil)
+            }
+            chunk.append(HistoryLedger.Entry(id: id, existed: true, remains: false, mergedInto: nil, fields: tombstone))
+            if chunk.count == 10_000 {
+                try save(chunk, replacing: [])
+                chunk = []
+            }
+        }
+        try save(chunk, replacing: [])
         let delete = try connection.statement("DELETE FROM quake WHERE time < ?1")
         try delete.bind(cutoff, at: 1)
         try delete.run()

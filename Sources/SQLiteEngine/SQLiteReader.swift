@@ -178,7 +178,7 @@ final class SQLiteReader: QuakeReading {
         try statement.bind(token, at: 1)
         try statement.bind(author, at: 2)
         let changes = try connection.prepare(
-            "SELECT id, change, merged_into FROM history_change WHERE token = ?1 ORDER BY id")
+            "SELECT id, change, merged_into, fields FROM history_change WHERE token = ?1 ORDER BY id")
         while try statement.step() {
             var transaction = HistoryTransaction(
                 token: statement.int64(at: 0) ?? 0, timestamp: statement.int64(at: 1) ?? 0,
@@ -193,7 +193,10 @@ final class SQLiteReader: QuakeReading {
                     guard let id = changes.string(at: 0),
                         let kind = changes.string(at: 1).flatMap(HistoryChange.Kind.init)
                     else { continue }
-                    list.append(HistoryChange(id: id, kind: kind, mergedInto: changes.string(at: 2)))
+                    list.append(
+                        HistoryChange(
+                            id: id, kind: kind, mergedInto: changes.string(at: 2),
+                            fields: changes.string(at: 3).flatMap(FieldChange.stored)))
                 }
                 transaction.changes = list
             }

@@ -11,7 +11,7 @@ import SQLite
 /// `quake_alias` is a view over it: every other id of a stored event. `history_transaction` and
 /// `history_change` are the persistent history: one row per write that changed the store, and its
 /// net change per event id (`existed` before it, `remains` after it, `merged_into` the event that
-/// absorbed it). `AUTOINCREMENT` keeps tokens from ever being reused, even after history is
+/// absorbed it, `fields` what it changed). `AUTOINCREMENT` keeps tokens from ever being reused, even after history is
 /// pruned. `feed_state` keeps each URL's ETag and Last-Modified for conditional requests, and when
 /// a fetch of it last succeeded. Never edit a released migration: add one at the end.
 ///
@@ -156,6 +156,9 @@ enum Schema {
             // re-ingest knows the versions it holds without decoding them. Rows stored before it are
             // left without one, and get it the next time their feature comes.
             .init("ALTER TABLE identity ADD COLUMN fingerprint INTEGER;"),
+            // 7: what each change changed, as JSON (`FieldChange.storageText`): an update's fields,
+            // old and new, and a deletion's tombstone. Changes recorded before it have none.
+            .init("ALTER TABLE history_change ADD COLUMN fields TEXT;"),
         ])
 
     /// The tables of every released version, to recognise a quakes database that predates the

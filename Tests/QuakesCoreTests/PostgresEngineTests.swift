@@ -67,6 +67,7 @@ import Testing
         #expect(makers.string(row: 0, column: 0) == makers.string(row: 0, column: 1))
         try connect(store).execute("ALTER TABLE feed_state DROP COLUMN progress")
         try connect(store).execute("ALTER TABLE identity DROP COLUMN fingerprint")
+        try connect(store).execute("ALTER TABLE history_change DROP COLUMN fields")
         try connect(store).execute("UPDATE quakes_schema SET version = 1")
         let count = await QuakesRun.run(["count", "--db", store.location])
         #expect(count.status == .ioError)

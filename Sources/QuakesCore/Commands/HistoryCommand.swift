@@ -9,11 +9,14 @@ package struct HistoryCommand: BlockingCommand {
         discussion: """
             Every fetch or prune that changes the store records one transaction with a strictly \
             increasing token. To follow changes from a script: t=$(cat state); quakes history --since \
-            "$t" --changes --format ndjson; quakes history --last-token > state
+            "$t" --changes --format ndjson; quakes history --last-token > state. Each update records \
+            the fields it changed, old and new, and each deletion the event's last values; --id, \
+            --field and --min-change list only the changes they match, and imply --changes.
             """,
         options: [
             DatabaseLocation.option.declaration, since.declaration, author.declaration, changes.declaration,
-            lastToken.declaration, format.declaration, CommonOptions.utc.declaration,
+            id.declaration, field.declaration, minChange.declaration, lastToken.declaration, format.declaration,
+            CommonOptions.utc.declaration,
         ])
 
     static let since = ValueOption(
@@ -27,6 +30,17 @@ package struct HistoryCommand: BlockingCommand {
         expected: "a name"
     ) { $0 }
     static let changes = Flag("changes", help: "Include each transaction's changed event ids and how they changed.")
+    static let id = ValueOption(
+        "id", value: "id", help: "Only the changes of the event ID, under any of its ids.", expected: "an event id"
+    ) { $0.isEmpty ? nil : $0 }
+    static let field = ValueOption(
+        "field", value: "name", help: "Only updates that changed the field NAME, such as mag or place.",
+        choices: HistoryChangeFilter.fieldNames,
+        expected: "a field: " + HistoryChangeFilter.fieldNames.joined(separator: ", "), HistoryChangeFilter.field)
+    static let minChange = ValueOption(
+        "min-change", value: "x", help: "With a numeric --field: only changes of it by at least X, up or down.",
+        expected: "a number 0 or more"
+    ) { Double($0).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
     static let lastToken = Flag("last-token", help: "Print only the newest token (0 when there is none).")
     static let format = CommonOptions.format(Format.self, help: "table, json or ndjson.", default: .table)
 
@@ -41,6 +55,10 @@ package struct HistoryCommand: BlockingCommand {
     var withChanges: Bool
     var lastTokenOnly: Bool
     var format: Format
+    /// The event whose story is asked for, by any of its ids.
+    var eventID: String?
+    /// The changes asked for, but for the event's ids, which only the database knows.
+    var filter: HistoryChangeFilter
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 0)
@@ -51,16 +69,23 @@ package struct HistoryCommand: BlockingCommand {
         withChanges = arguments.read(Self.changes)
         lastTokenOnly = arguments.read(Self.lastToken)
         format = try arguments.read(Self.format)
+        eventID = try arguments.read(Self.id)
+        filter = HistoryChangeFilter(
+            field: try arguments.read(Self.field), minimumChange: try arguments.read(Self.minChange))
+        if filter.minimumChange != nil {
+            guard let field = filter.field else {
+                throw UsageError("'--min-change' needs '--field', the field it measures")
+            }
+            guard field.kind != .text, !field.isTime else {
+                throw UsageError("'--min-change' measures a numeric field, and '--field \(field.name)' is not one")
+            }
+        }
+        withChanges = withChanges || eventID != nil || filter.field != nil
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {
         let database = try DatabaseLocation.reader(option: database, in: environment)
-        if !lastTokenOnly, !database.engine.capabilities.contains(.keepsHistory) {
-            throw UsageError(
-                "\(database.name) is \(database.engine.kind), which keeps no history of transactions (only its last "
-                    + "token, for 'quakes history --last-token' and 'quakes watch'); keep the catalogue in "
-                    + "\(environment.engines.suggestions(for: .keepsHistory)) to list its history")
-        }
+        if !lastTokenOnly { try Self.requireHistory(of: database, in: environment) }
         let zone = environment.zone(utc: utc)
         let output = environment.standardOutput
         try database.read(zone: .utc) { reader in
@@ -68,9 +93,17 @@ package struct HistoryCommand: BlockingCommand {
                 output.writeLine(String(try reader.lastToken()))
                 return
             }
+            var filter = filter
+            if let eventID { filter.ids = try HistoryChangeFilter.ids(ofEvent: eventID, in: reader) }
             var first = true
             if format == .json { output.write("[") }
             try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
+                var transaction = transaction
+                if !filter.keepsEverything {
+                    transaction.changes = transaction.changes?.filter(filter.matches)
+                    // A transaction none of whose changes match is left out, as it is not asked for.
+                    guard transaction.changes?.isEmpty == false else { return !output.isClosed }
+                }
                 switch format {
                 case .json: output.write((first ? "\n" : ",\n") + Self.json(transaction).serialized())
                 case .ndjson: output.writeLine(Self.json(transaction).serialized())
@@ -90,6 +123,15 @@ package struct HistoryCommand: BlockingCommand {
             if format == .table, first { output.writeLine(Self.nothingMatches) }
         }
         return .success
+    }
+
+    /// Refuses a database whose engine keeps no history, naming those that do.
+    static func requireHistory(of database: any DatabaseReader, in environment: Environment) throws(UsageError) {
+        guard !database.engine.capabilities.contains(.keepsHistory) else { return }
+        throw UsageError(
+            "\(database.name) is \(database.engine.kind), which keeps no history of transactions (only its last "
+                + "token, for 'quakes history --last-token' and 'quakes watch'); keep the catalogue in "
+                + "\(environment.engines.suggestions(for: .keepsHistory)) to list its history")
     }
 
     /// What the table prints when no transaction is listed.
@@ -114,11 +156,29 @@ package struct HistoryCommand: BlockingCommand {
                         changes.map { change in
                             .object(
                                 [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
-                                    + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? []))
+                                    + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? [])
+                                    + fieldsMember(change))
                         })
                 ))
         }
         return .object(members)
+    }
+
+    /// `"fields":{"mag":[5.7,5.4]}` for an update or a deletion, `"fields":null` for one recorded
+    /// before the history kept fields; nothing for an insert.
+    static func fieldsMember(_ change: HistoryChange) -> [(String, JSONValue)] {
+        guard change.kind != .insert else { return [] }
+        return [("fields", change.fields.map { .object($0.map(\.json)) } ?? .null)]
+    }
+
+    /// `mag 5.7→5.4, place "A"→"B"`, or what the history knows of a change without fields.
+    static func fieldsText(_ change: HistoryChange) -> String? {
+        guard change.kind != .insert else { return nil }
+        guard let fields = change.fields else { return "(fields not recorded)" }
+        if change.kind == .delete {
+            return "was " + fields.map(\.oldText).joined(separator: ", ")
+        }
+        return fields.isEmpty ? "(only its update time changed)" : fields.map(\.text).joined(separator: ", ")
     }
 
     /// One aligned line per transaction, then, indented, one per change.
@@ -134,7 +194,8 @@ package struct HistoryCommand: BlockingCommand {
         for change in transaction.changes ?? [] {
             text +=
                 "       " + change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id)
-                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "") + "\n"
+                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "")
+                + (fieldsText(change).map { "  " + $0 } ?? "") + "\n"
         }
         return text
     }

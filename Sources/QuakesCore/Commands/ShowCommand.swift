@@ -5,11 +5,19 @@ package struct ShowCommand: BlockingCommand {
     package static let help = CommandHelp(
         commandName: "quakes " + name,
         abstract: "Show every field of one event, unknown properties included.",
-        discussion: "The event is found by its id or by any id in its 'ids'. A missing id exits with status 1.",
+        discussion: """
+            The event is found by its id or by any id in its 'ids'. A missing id exits with status 1. \
+            With --history, the event's versions follow, newest first: when each was stored, from \
+            which source, and what it changed.
+            """,
         arguments: [.init("id", help: "An event id, such as ci39746767.")],
         options: [
-            DatabaseLocation.option.declaration, format.declaration, CommonOptions.utc.declaration,
+            DatabaseLocation.option.declaration, history.declaration, format.declaration,
+            CommonOptions.utc.declaration,
         ])
+
+    static let history = Flag(
+        "history", help: "Also list the event's versions, newest first, from the database's history.")
 
     static let format = CommonOptions.format(Format.self, help: "table or json.", default: .table)
 
@@ -21,6 +29,7 @@ package struct ShowCommand: BlockingCommand {
     var id: String
     var format: Format
     var utc: Bool
+    var withHistory: Bool
 
     package init(_ arguments: ParsedArguments) throws(UsageError) {
         try arguments.checkPositionalCount(atMost: 1)
@@ -29,26 +38,79 @@ package struct ShowCommand: BlockingCommand {
         database = try arguments.read(DatabaseLocation.option)
         format = try arguments.read(Self.format)
         utc = arguments.read(CommonOptions.utc)
+        withHistory = arguments.read(Self.history)
     }
 
     package func runBlocking(in environment: Environment) throws -> ExitStatus {
         let zone = environment.zone(utc: utc)
-        let quake = try DatabaseLocation.reader(option: database, in: environment).read(zone: zone) {
-            try $0.quake(withID: id)
+        let database = try DatabaseLocation.reader(option: database, in: environment)
+        if withHistory { try HistoryCommand.requireHistory(of: database, in: environment) }
+        let (quake, versions) = try database.read(zone: zone) { reader in
+            let quake = try reader.quake(withID: id)
+            return (quake, withHistory && quake != nil ? try Self.versions(of: id, in: reader) : [])
         }
         guard let quake else { throw NotFoundError(id: id) }
         let extra = ExtraProperties(quake.extra)
         switch format {
         case .json:
-            let members: [(String, JSONValue)] = [
+            var members: [(String, JSONValue)] = [
                 ("extra", quake.extra == nil ? .null : extra.object),
                 ("generated", .string(quake.feedGenerated.map(CivilTime.iso8601))),
             ]
+            if withHistory { members.append(("history", .array(versions.map(Self.json)))) }
             environment.standardOutput.writeLine(QuakeFormats.jsonObject(quake, extraMembers: members).serialized())
         case .table:
             environment.standardOutput.write(Self.table(quake, extra: extra, zone: zone))
+            if withHistory { environment.standardOutput.write(Self.table(versions, zone: zone)) }
         }
         return .success
+    }
+
+    /// One change of the event in one transaction: a version stored, or its id deleted or merged.
+    struct Version {
+        var transaction: HistoryTransaction
+        var change: HistoryChange
+    }
+
+    /// The changes of the event `id` leads to, under any of its ids, newest first.
+    static func versions(of id: String, in reader: some QuakeReading) throws -> [Version] {
+        let filter = HistoryChangeFilter(ids: try HistoryChangeFilter.ids(ofEvent: id, in: reader))
+        var versions: [Version] = []
+        try reader.forEachTransaction(after: 0, author: nil, withChanges: true) { transaction in
+            for change in transaction.changes ?? [] where filter.matches(change) {
+                var stored = transaction
+                stored.changes = nil
+                versions.append(Version(transaction: stored, change: change))
+            }
+            return true
+        }
+        return versions.reversed()
+    }
+
+    /// `{"token":…,"timestamp":…,"author":…,"source":…,"id":…,"change":…,"fields":{…}}`.
+    static func json(_ version: Version) -> JSONValue {
+        guard case let .object(members) = HistoryCommand.json(version.transaction) else { return .null }
+        return .object(
+            members.filter { !["inserted", "updated", "deleted"].contains($0.0) }
+                + [("id", .string(version.change.id)), ("change", .string(version.change.kind.rawValue))]
+                + (version.change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? [])
+                + HistoryCommand.fieldsMember(version.change))
+    }
+
+    /// A heading, then a line per version: when, how, from where, then what changed.
+    static func table(_ versions: [Version], zone: DisplayZone) -> String {
+        var text = "\nhistory (\(zone.name)), newest first\n"
+        if versions.isEmpty { text += "  (none recorded)\n" }
+        for version in versions {
+            let change = version.change
+            text +=
+                "  " + zone.dateAndTime(version.transaction.timestamp) + "  " + change.kind.rawValue.padding(to: 8)
+                + TerminalText.escaped(change.id)
+                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "") + "  "
+                + TerminalText.escaped(version.transaction.source ?? version.transaction.author) + "\n"
+            if let fields = HistoryCommand.fieldsText(change) { text += "    " + fields + "\n" }
+        }
+        return text
     }
 
     /// `field  value` lines: every field in the JSON order, times in both the local zone and UTC,

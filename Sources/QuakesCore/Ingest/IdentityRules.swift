@@ -67,6 +67,9 @@ package struct IdentityOwner: Equatable, Sendable {
 package protocol IdentityStore {
     /// The owners of `ids`, for those that have one.
     func owners(of ids: [String]) throws -> [String: IdentityOwner]
+    /// The events stored under `ids`, for those that have one, as they are when a batch begins:
+    /// the versions it may replace or delete, whose values the history records.
+    func storedEvents(_ ids: [String]) throws -> [String: Quake]
     /// Makes `owner` the owner of each of `ids`.
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws
     /// Stores `quake` under its id, in place of the event stored there if there is one; `prepared`,
@@ -82,8 +85,10 @@ package protocol IdentityStore {
     mutating func refreshFeedTime(_ owner: IdentityOwner, of ids: [String]) throws
     mutating func deleteEvent(_ id: String) throws
     /// Notes a change of the event stored under `id`: whether it existed before and remains after,
-    /// and the event it was merged into when another took its id.
-    mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) throws
+    /// the event it was merged into when another took its id, and the fields it changed, or for a
+    /// deletion the tombstone it left (nil when the values are not known).
+    mutating func recordChange(
+        _ id: String, existed: Bool, remains: Bool, mergedInto: String?, fields: [FieldChange]?) throws
 }
 
 /// USGS's identity rules, written once for every engine.
@@ -107,11 +112,12 @@ package enum IdentityRules {
         _ batch: IngestBatch, owners: inout [String: IdentityOwner], to store: inout some IdentityStore
     ) throws -> IngestOutcome {
         var outcome = IngestOutcome()
+        var replaced = try store.storedEvents(replaceableIDs(batch, owners: owners))
         // By index, each feature read in place: a loop over the features copied each whole.
         for index in batch.features.indices {
             switch batch.features[index] {
             case let .decoded(feature):
-                try apply(feature, owners: &owners, to: &store, counting: &outcome)
+                try apply(feature, owners: &owners, replaced: &replaced, to: &store, counting: &outcome)
             case let .skimmed(skim, element):
                 if let stored = owners[skim.id], stored.isOwnVersion(of: skim.id), !stored.isDeletion,
                     stored.fingerprint == skim.fingerprint
@@ -129,12 +135,14 @@ package enum IdentityRules {
                             updated: stored.version.updated, generated: skim.generated, digest: stored.version.digest),
                         isDeletion: false, time: stored.time, fingerprint: skim.fingerprint)
                     let changed = try apply(
-                        incoming, naming: skim.namedIDs, ownIDOwner: stored, data: nil, owners: &owners, to: &store)
+                        incoming, naming: skim.namedIDs, ownIDOwner: stored, data: nil, owners: &owners,
+                        replaced: &replaced, to: &store)
                     outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
                     continue
                 }
                 switch try batch.decode(element: element) {
-                case let .usable(feature): try apply(feature, owners: &owners, to: &store, counting: &outcome)
+                case let .usable(feature):
+                    try apply(feature, owners: &owners, replaced: &replaced, to: &store, counting: &outcome)
                 case let .unusable(problem): outcome.problems.append(problem)
                 }
             }
@@ -142,11 +150,34 @@ package enum IdentityRules {
         return outcome
     }
 
+    /// The ids of stored events that the batch may replace or delete: every id a feature names
+    /// that is stored as an event of its own, but the own id of a feature that is the stored
+    /// version, come again (same fingerprint), which the rules never write. A batch of new events,
+    /// or of the versions stored, has none.
+    private static func replaceableIDs(_ batch: IngestBatch, owners: [String: IdentityOwner]) -> [String] {
+        guard !owners.isEmpty else { return [] }
+        var ids: [String] = []
+        func consider(_ named: [String], fingerprint: Int64?) {
+            for (index, id) in named.enumerated() {
+                guard let owner = owners[id], owner.isOwnVersion(of: id), !owner.isDeletion else { continue }
+                if index == 0, fingerprint != nil, owner.fingerprint == fingerprint { continue }
+                ids.append(id)
+            }
+        }
+        for index in batch.features.indices {
+            switch batch.features[index] {
+            case let .decoded(feature): consider(feature.quake.namedIDs, fingerprint: feature.fingerprint)
+            case let .skimmed(skim, _): consider(skim.namedIDs, fingerprint: skim.fingerprint)
+            }
+        }
+        return ids
+    }
+
     /// Applies a decoded feature of a batch to the store, and counts what it did in `outcome`: a
     /// feature whose fingerprint is that of the version owning its id is recognised.
     private static func apply(
         _ feature: IngestBatch.DecodedFeature, owners: inout [String: IdentityOwner],
-        to store: inout some IdentityStore,
+        replaced: inout [String: Quake], to store: inout some IdentityStore,
         counting outcome: inout IngestOutcome
     ) throws {
         let quake = feature.quake
@@ -159,7 +190,8 @@ package enum IdentityRules {
             version: EventVersion(updated: quake.updated, generated: quake.feedGenerated, digest: feature.digest),
             isDeletion: quake.isDeleted, time: quake.time, fingerprint: feature.fingerprint)
         let changed = try apply(
-            incoming, naming: quake.namedIDs, ownIDOwner: stored, data: feature, owners: &owners, to: &store)
+            incoming, naming: quake.namedIDs, ownIDOwner: stored, data: feature, owners: &owners,
+            replaced: &replaced, to: &store)
         outcome.counts += IngestCounts(changed: changed ? 1 : 0, unchanged: changed ? 0 : 1)
     }
 
@@ -167,11 +199,13 @@ package enum IdentityRules {
     /// `owners` holds the owners of every id it names, and is kept current, and `ownIDOwner` is
     /// what it holds for the version's own id, read already by the caller. `data` is the decoded
     /// feature, nil only when the stored event is this version already (same digest), which the
-    /// rules then never write. Returns true when an event was inserted, changed or removed.
+    /// rules then never write. `replaced` holds the stored events the batch may replace or delete
+    /// (`replaceableIDs`), kept current as it writes them, for the history's fields. Returns true
+    /// when an event was inserted, changed or removed.
     private static func apply(
         _ incoming: IdentityOwner, naming named: [String], ownIDOwner: IdentityOwner?,
         data: IngestBatch.DecodedFeature?,
-        owners: inout [String: IdentityOwner], to store: inout some IdentityStore
+        owners: inout [String: IdentityOwner], replaced: inout [String: Quake], to store: inout some IdentityStore
     ) throws -> Bool {
         let ownID = incoming.event
         assert(named.first == ownID, "a version's own id is the first it names")
@@ -211,7 +245,9 @@ package enum IdentityRules {
             if incoming.isDeletion {
                 if stored {
                     try store.deleteEvent(ownID)
-                    try store.recordChange(ownID, existed: true, remains: false, mergedInto: nil)
+                    try store.recordChange(
+                        ownID, existed: true, remains: false, mergedInto: nil,
+                        fields: replaced[ownID].map(FieldChange.tombstone))
                     changed = true
                 }
             } else if stored, own.previous?.version.digest == incoming.version.digest {
@@ -222,7 +258,14 @@ package enum IdentityRules {
                 // and that one took the branch above.
                 guard let data else { preconditionFailure("a version to write without its data") }
                 try store.writeEvent(data.quake, prepared: data.prepared)
-                try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil)
+                // What it replaced, or, for an event deleted earlier in the batch, what it brings
+                // back; a new event's fields are not kept, nor are they copied here.
+                var fields: [FieldChange]?
+                if let previous = replaced[ownID] {
+                    fields = FieldChange.between(previous, data.quake)
+                    replaced[ownID] = data.quake
+                }
+                try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil, fields: fields)
                 changed = true
             }
         }
@@ -235,7 +278,9 @@ package enum IdentityRules {
         let survivor = incoming.isDeletion ? nil : try storedEvent(named: ownID, owners: &owners, store: store)
         for (id, _) in absorbed {
             try store.deleteEvent(id)
-            try store.recordChange(id, existed: true, remains: false, mergedInto: survivor)
+            try store.recordChange(
+                id, existed: true, remains: false, mergedInto: survivor, fields: replaced[id].map(FieldChange.tombstone)
+            )
         }
         return true
     }

@@ -49,6 +49,12 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         return found
     }
 
+    package func storedEvents(_ ids: [String]) -> [String: Quake] {
+        var found: [String: Quake] = [:]
+        for id in ids { if let event = events[id] { found[id] = event } }
+        return found
+    }
+
     package mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) {
         for id in ids { owners[id] = owner }
     }
@@ -70,7 +76,9 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         events[id] = nil
     }
 
-    package mutating func recordChange(_ id: String, existed: Bool, remains: Bool, mergedInto: String?) {
-        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto)
+    package mutating func recordChange(
+        _ id: String, existed: Bool, remains: Bool, mergedInto: String?, fields: [FieldChange]?
+    ) {
+        ledger.record(id, existed: existed, remains: remains, mergedInto: mergedInto, fields: fields)
     }
 }

@@ -35,6 +35,11 @@ package struct FieldChange: Sendable, Equatable {
         field.name + " " + Self.text(old, field) + "→" + Self.text(new, field)
     }
 
+    /// `mag 5.7`: the field's value before the change, as a tombstone shows it.
+    package var oldText: String {
+        field.name + " " + Self.text(old, field)
+    }
+
     private static func json(_ value: QuakeField.Value?, _ field: QuakeField) -> JSONValue {
         switch value {
         case nil: .null
@@ -50,6 +55,76 @@ package struct FieldChange: Sendable, Equatable {
         case let .text(text)?: field == .extra ? "{…}" : "\"" + TerminalText.escaped(text) + "\""
         case let .integer(number)?: field.isTime ? CivilTime.iso8601(number) : String(number)
         case let .real(number)?: JSONValue.number(number).serialized()
+        }
+    }
+}
+
+// MARK: - In the history
+
+extension FieldChange {
+    /// The fields a deletion keeps of the event it deleted (its tombstone), each as `[last, null]`.
+    package static let tombstoneFields: [QuakeField] = [.time, .magnitude, .place, .longitude, .latitude, .depth]
+
+    /// The tombstone of `quake`: its last values of `tombstoneFields`.
+    package static func tombstone(of quake: Quake) -> [FieldChange] {
+        tombstoneFields.map { FieldChange(field: $0, old: $0.value(of: quake), new: nil) }
+    }
+
+    /// `earlier` then `later`, two changes of the same event in one write, as one: each field from
+    /// its first old value to its last new value, and a field that came back to where it was, none.
+    package static func composed(_ earlier: [FieldChange], _ later: [FieldChange]) -> [FieldChange] {
+        var byField: [QuakeField: FieldChange] = [:]
+        for change in earlier { byField[change.field] = change }
+        for change in later { byField[change.field, default: change].new = change.new }
+        return fields.compactMap { field in byField[field].flatMap { $0.old == $0.new ? nil : $0 } }
+    }
+
+    /// The changes as the engines store them: `{"mag":[5.7,5.4]}`, each value as its column holds it
+    /// (times in milliseconds, `extra` as its text), so that it reads back exactly (`stored(_:)`).
+    package static func storageText(_ changes: [FieldChange]) -> String {
+        JSONValue.object(
+            changes.map { change in
+                (change.field.name, .array([storageJSON(change.old), storageJSON(change.new)]))
+            }
+        ).serialized()
+    }
+
+    private static func storageJSON(_ value: QuakeField.Value?) -> JSONValue {
+        switch value {
+        case nil: .null
+        case let .text(text)?: .string(text)
+        case let .integer(number)?: .integer(number)
+        case let .real(number)?: .number(number)
+        }
+    }
+
+    /// The changes `storageText` wrote, in the listings' order; nil when the text is not theirs.
+    package static func stored(_ text: String) -> [FieldChange]? {
+        guard case let .object(members)? = try? JSONValue(parsing: text) else { return nil }
+        var changes: [FieldChange] = []
+        for field in fields {
+            guard case let .array(pair)? = JSONValue.object(members)[member: field.name], pair.count == 2 else {
+                continue
+            }
+            changes.append(FieldChange(field: field, old: value(pair[0], field), new: value(pair[1], field)))
+        }
+        return changes.count == members.count ? changes : nil
+    }
+
+    private static func value(_ stored: JSONValue, _ field: QuakeField) -> QuakeField.Value? {
+        switch field.kind {
+        case .text: stored.stringValue.map(QuakeField.Value.text)
+        case .integer: stored.integerValue.map(QuakeField.Value.integer)
+        case .real: stored.doubleValue.map(QuakeField.Value.real)
+        }
+    }
+
+    /// The numeric change, new minus old, when both are numbers.
+    package var difference: Double? {
+        switch (old, new) {
+        case let (.real(a)?, .real(b)?): b - a
+        case let (.integer(a)?, .integer(b)?): Double(b - a)
+        default: nil
         }
     }
 }

@@ -22,12 +22,16 @@ package struct HistoryLedger: Sendable {
         package var remains: Bool
         /// For an event that does not remain: the event that absorbed it, when it was re-identified.
         package var mergedInto: String?
+        /// For an update, the fields it changed; for a deletion, the deleted event's tombstone
+        /// (`FieldChange.tombstone(of:)`); nil for an insert, or when the values were not known.
+        package var fields: [FieldChange]?
 
-        package init(id: String, existed: Bool, remains: Bool, mergedInto: String?) {
+        package init(id: String, existed: Bool, remains: Bool, mergedInto: String?, fields: [FieldChange]? = nil) {
             self.id = id
             self.existed = existed
             self.remains = remains
             self.mergedInto = mergedInto
+            self.fields = fields
         }
 
         /// The net change, nil when the event neither existed before nor remains.
@@ -45,6 +49,12 @@ package struct HistoryLedger: Sendable {
             change == .delete ? mergedInto : nil
         }
 
+        /// The fields as the history records them: an update's changes, a deletion's tombstone,
+        /// nothing for an insert.
+        package var recordedFields: [FieldChange]? {
+            change == .update || change == .delete ? fields : nil
+        }
+
         /// This entry, then `later`, a change of the same id recorded after it.
         package func followed(by later: Entry) -> Entry {
             var entry = self
@@ -55,6 +65,14 @@ package struct HistoryLedger: Sendable {
         /// Makes this entry what it is followed by `later`, a change of the same id recorded after
         /// it; an entry followed by itself is itself.
         mutating func follow(with later: Entry) {
+            // An update after an update is one, from the first old values to the last new ones; any
+            // other change's fields are the later's own: a deletion's tombstone holds the last
+            // values, and an event that came back after a deletion differs from the deleted one by
+            // what its insert found changed.
+            fields =
+                remains && later.remains && later.existed
+                ? fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
+                : later.fields
             remains = later.remains
             mergedInto = later.mergedInto
         }
@@ -65,9 +83,11 @@ package struct HistoryLedger: Sendable {
     package init() {}
 
     /// Notes a change of event `id`: whether it existed before the change, and remains after it,
-    /// and the event it was merged into.
-    package mutating func record(_ id: String, existed: Bool, remains: Bool, mergedInto: String? = nil) {
-        let entry = Entry(id: id, existed: existed, remains: remains, mergedInto: mergedInto)
+    /// the event it was merged into, and the fields it changed (or the tombstone it left).
+    package mutating func record(
+        _ id: String, existed: Bool, remains: Bool, mergedInto: String? = nil, fields: [FieldChange]? = nil
+    ) {
+        let entry = Entry(id: id, existed: existed, remains: remains, mergedInto: mergedInto, fields: fields)
         // A first change is stored as the default, then followed by itself, which leaves it as
         // it is.
         entries[id, default: entry].follow(with: entry)

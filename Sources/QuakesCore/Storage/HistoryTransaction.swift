@@ -41,10 +41,15 @@ public struct HistoryChange: Sendable, Equatable {
     /// For a delete: the event that absorbed this one, when it was re-identified (another version
     /// named this id as its own).
     public var mergedInto: String?
+    /// For an update, the fields it changed, old and new; for a delete, the deleted event's last
+    /// values (its tombstone). Nil for an insert, and for changes recorded before the history kept
+    /// fields.
+    package var fields: [FieldChange]?
 
-    package init(id: String, kind: Kind, mergedInto: String? = nil) {
+    package init(id: String, kind: Kind, mergedInto: String? = nil, fields: [FieldChange]? = nil) {
         self.id = id
         self.kind = kind
         self.mergedInto = mergedInto
+        self.fields = fields
     }
 }
