@@ -27,6 +27,9 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     private var events: [String: EventWrite] = [:]
+    /// The stored events the batch may replace or delete, read by `loadOwners` (`readAhead(_:)`).
+    private var readAhead: [String: Quake] = [:]
+    private var readAheadIDs: Set<String> = []
     private var owners: [String: IdentityOwner] = [:]
     /// The ids `loadOwners` looked up, and the owners the database will hold for them when the
     /// batch is written (what it held, with what the batch before decided laid over it): a
@@ -60,10 +63,11 @@ struct PostgresBatchWrites: IdentityStore {
             """)
     }
 
-    /// The owners of `ids` when the batch is written, which the batch remembers so that `flush`
-    /// knows which rows are new. Every id the rules write in the batch is one of them: the ids its
-    /// features name. In a first load (`fresh`, the ids the ingest has given owners so far), only
-    /// the ids that may be among those are looked up: no other can have an `identity` row.
+    /// The owners of the ids `batch` names when the batch is written, which the batch remembers so
+    /// that `flush` knows which rows are new. Every id the rules write in the batch is one of them.
+    /// In a first load (`fresh`, the ids the ingest has given owners so far), only the ids that may
+    /// be among those are looked up: no other can have an `identity` row. The stored events the
+    /// batch may replace are read here too (`storedEvents`), while the connection is free.
     ///
     /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
     /// are laid over what the database holds, and it is flushed on `queue` while this batch is
@@ -71,20 +75,43 @@ struct PostgresBatchWrites: IdentityStore {
     /// read from the database does this wait for `earlier` to end; then the database holds every
     /// batch but `previous`.
     mutating func loadOwners(
-        of ids: some Sequence<String>, amongFresh fresh: FreshIdentities?,
+        of batch: IngestBatch, amongFresh fresh: FreshIdentities?,
         flushingMeanwhile previous: PostgresBatchWrites?, after earlier: PostgresFlush?, on queue: DispatchQueue
     ) throws -> [String: IdentityOwner] {
-        lookedUp = Set(ids)
+        lookedUp = Set(batch.namedIDs)
         let decided = previous?.owners ?? [:]
         let asked = lookedUp.filter { decided[$0] == nil && fresh?.mayContain($0) != false }
         if !asked.isEmpty { try earlier?.finish() }
         storedOwners = try query(Array(asked))
+        for id in lookedUp { if let owner = decided[id] { storedOwners[id] = owner } }
+        try readAhead(IdentityRules.replaceableIDs(batch, owners: storedOwners), writtenBy: previous, after: earlier)
         if let previous {
             unflushed = decided
-            for id in lookedUp { if let owner = decided[id] { storedOwners[id] = owner } }
             previousFlush = PostgresFlush(previous, after: earlier, on: queue)
         }
         return storedOwners
+    }
+
+    /// The stored events of `ids` as the batch will find them: those `previous` writes, from it,
+    /// and the others from the database, once `earlier` has ended. Read before `previous` is
+    /// flushed, so that a batch that replaces events does not wait for that flush.
+    private mutating func readAhead(
+        _ ids: [String], writtenBy previous: PostgresBatchWrites?, after earlier: PostgresFlush?
+    ) throws {
+        guard !ids.isEmpty else { return }
+        var asked: [String] = []
+        for id in ids {
+            switch previous?.events[id] {
+            case let .store(quake)?: readAhead[id] = quake
+            case .delete?: break
+            case .setFeedTime?, nil: asked.append(id)
+            }
+        }
+        if !asked.isEmpty {
+            try earlier?.finish()
+            readAhead.merge(try queryEvents(asked)) { _, stored in stored }
+        }
+        readAheadIDs = Set(ids)
     }
 
     /// The ids the batch has given owners.
@@ -157,11 +184,20 @@ struct PostgresBatchWrites: IdentityStore {
         return found
     }
 
-    /// What the database holds once the batches before have been written: when a batch replaces
-    /// stored events, it waits for the flush of the one before.
+    /// Those `loadOwners` read ahead; any other, from the database once the batches before have
+    /// been written.
     func storedEvents(_ ids: [String]) throws -> [String: Quake] {
         guard !ids.isEmpty else { return [:] }
+        guard !ids.allSatisfy(readAheadIDs.contains) else {
+            let wanted = Set(ids)
+            return readAhead.filter { wanted.contains($0.key) }
+        }
         try previousFlush?.finish()
+        return try queryEvents(ids)
+    }
+
+    /// The events the database holds under `ids`, an index probe for each.
+    private func queryEvents(_ ids: [String]) throws -> [String: Quake] {
         let result = try connection.executePrepared(
             """
             SELECT \(PostgresColumns.names.map { "stored." + $0 }.joined(separator: ", "))
@@ -318,6 +354,8 @@ struct PostgresBatchWrites: IdentityStore {
         events = [:]
         lookedUp = []
         storedOwners = [:]
+        readAhead = [:]
+        readAheadIDs = []
         unflushed = [:]
         previousFlush = nil
     }

@@ -96,8 +96,7 @@ public actor PostgresStore: QuakeWriting {
             // The owners are read before the previous batch is written, which then happens while
             // this one is decided, and after.
             var owners = try writes.loadOwners(
-                of: batch.namedIDs, amongFresh: active.fresh, flushingMeanwhile: unflushed, after: inFlight,
-                on: flushQueue)
+                of: batch, amongFresh: active.fresh, flushingMeanwhile: unflushed, after: inFlight, on: flushQueue)
             unflushed = nil
             if let flush = writes.previousFlush {
                 queuedAhead = inFlight

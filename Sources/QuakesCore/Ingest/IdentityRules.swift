@@ -153,8 +153,8 @@ package enum IdentityRules {
     /// The ids of stored events that the batch may replace or delete: every id a feature names
     /// that is stored as an event of its own, but the own id of a feature that is the stored
     /// version, come again (same fingerprint), which the rules never write. A batch of new events,
-    /// or of the versions stored, has none.
-    private static func replaceableIDs(_ batch: IngestBatch, owners: [String: IdentityOwner]) -> [String] {
+    /// or of the versions stored, has none. An engine may read them ahead (`storedEvents`).
+    package static func replaceableIDs(_ batch: IngestBatch, owners: [String: IdentityOwner]) -> [String] {
         guard !owners.isEmpty else { return [] }
         var ids: [String] = []
         func consider(_ named: [String], fingerprint: Int64?) {
