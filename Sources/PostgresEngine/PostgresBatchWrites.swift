@@ -29,7 +29,8 @@ struct PostgresBatchWrites: IdentityStore {
     private var events: [String: EventWrite] = [:]
     /// The stored events the batch may replace or delete, read by `loadOwners` (`readAhead(_:)`).
     private var readAhead: [String: Quake] = [:]
-    private var readAheadIDs: Set<String> = []
+    /// True in a first load (`loadOwners`' `fresh`), where no stored event's fields are needed.
+    private var isFirstLoad = false
     private var owners: [String: IdentityOwner] = [:]
     /// The ids `loadOwners` looked up, and the owners the database will hold for them when the
     /// batch is written (what it held, with what the batch before decided laid over it): a
@@ -67,7 +68,7 @@ struct PostgresBatchWrites: IdentityStore {
     /// that `flush` knows which rows are new. Every id the rules write in the batch is one of them.
     /// In a first load (`fresh`, the ids the ingest has given owners so far), only the ids that may
     /// be among those are looked up: no other can have an `identity` row. The stored events the
-    /// batch may replace are read here too (`storedEvents`), while the connection is free.
+    /// batch may replace are read here too (`storedEvent`), while the connection is free.
     ///
     /// `previous`, when given, is the batch before, decided but not yet written: its decided owners
     /// are laid over what the database holds, and it is flushed on `queue` while this batch is
@@ -84,7 +85,13 @@ struct PostgresBatchWrites: IdentityStore {
         if !asked.isEmpty { try earlier?.finish() }
         storedOwners = try query(Array(asked))
         for id in lookedUp { if let owner = decided[id] { storedOwners[id] = owner } }
-        try readAhead(IdentityRules.replaceableIDs(batch, owners: storedOwners), writtenBy: previous, after: earlier)
+        // In a first load, every stored event was inserted by this very ingest: its changes are
+        // part of an insert, which records no fields, so none is read.
+        isFirstLoad = fresh != nil
+        if !isFirstLoad {
+            try readAhead(
+                IdentityRules.replaceableIDs(batch, owners: storedOwners), writtenBy: previous, after: earlier)
+        }
         if let previous {
             unflushed = decided
             previousFlush = PostgresFlush(previous, after: earlier, on: queue)
@@ -111,7 +118,6 @@ struct PostgresBatchWrites: IdentityStore {
             try earlier?.finish()
             readAhead.merge(try queryEvents(asked)) { _, stored in stored }
         }
-        readAheadIDs = Set(ids)
     }
 
     /// The ids the batch has given owners.
@@ -184,16 +190,12 @@ struct PostgresBatchWrites: IdentityStore {
         return found
     }
 
-    /// Those `loadOwners` read ahead; any other, from the database once the batches before have
-    /// been written.
-    func storedEvents(_ ids: [String]) throws -> [String: Quake] {
-        guard !ids.isEmpty else { return [:] }
-        guard !ids.allSatisfy(readAheadIDs.contains) else {
-            let wanted = Set(ids)
-            return readAhead.filter { wanted.contains($0.key) }
-        }
-        try previousFlush?.finish()
-        return try queryEvents(ids)
+    /// From the batch's own writes, or from what `loadOwners` read ahead: every event the batch
+    /// may replace or delete, so never a round trip here.
+    func storedEvent(_ id: String) -> Quake? {
+        if isFirstLoad { return nil }
+        if case let .store(quake)? = events[id] { return quake }
+        return readAhead[id]
     }
 
     /// The events the database holds under `ids`, an index probe for each.
@@ -355,7 +357,6 @@ struct PostgresBatchWrites: IdentityStore {
         lookedUp = []
         storedOwners = [:]
         readAhead = [:]
-        readAheadIDs = []
         unflushed = [:]
         previousFlush = nil
     }

@@ -34,6 +34,7 @@ struct IngestStatements: IdentityStore {
     private let refreshOwners: Statement
     private let refreshEvents: Statement
     private let deleteRow: Statement
+    private let selectEvent: Statement
     /// The refreshes of feed time not yet written, all to one feed time: `refreshFeedTime` for a
     /// whole re-ingest of a newer feed is two statements a batch, not two a feature.
     private var refreshing: (generated: Int64?, owners: [String], events: [String])?
@@ -64,6 +65,7 @@ struct IngestStatements: IdentityStore {
         refreshEvents = try connection.statement(
             "UPDATE quake SET generated = ?1 WHERE id IN (SELECT value FROM json_each(?2))")
         deleteRow = try connection.statement("DELETE FROM quake WHERE id = ?1")
+        selectEvent = try connection.statement("SELECT \(QuakeColumns.list) FROM quake WHERE id = ?1")
     }
 
     /// Applies a batch of features, in order, following `IdentityRules`; `digests` are their
@@ -114,19 +116,15 @@ struct IngestStatements: IdentityStore {
         return owners
     }
 
-    /// Read before the batch writes anything: the rows are what the batches before left.
-    func storedEvents(_ ids: [String]) throws -> [String: Quake] {
-        guard !ids.isEmpty else { return [:] }
-        let select = try connection.statement(
-            "SELECT \(QuakeColumns.list) FROM quake WHERE id IN (SELECT value FROM json_each(?1))")
-        try select.bind(Self.jsonArray(ids), at: 1)
-        defer { select.reset() }
-        var found: [String: Quake] = [:]
-        while try select.step() {
-            let quake = QuakeColumns.quake(from: select)
-            found[quake.id] = quake
-        }
-        return found
+    /// A point query, asked only when a write replaces or deletes an event; the rows the batch
+    /// holds are not written for it, as the rules ask only of ids the batch has not written, or
+    /// inserted. In a first load, none: every stored event was inserted by this very ingest, so its
+    /// changes are part of an insert, which records no fields.
+    func storedEvent(_ id: String) throws -> Quake? {
+        guard fresh == nil else { return nil }
+        try selectEvent.bind(id, at: 1)
+        defer { selectEvent.reset() }
+        return try selectEvent.step() ? QuakeColumns.quake(from: selectEvent) : nil
     }
 
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws {

@@ -256,6 +256,12 @@ import Testing
                 ($0["quake"] as? [String: Any])?["id"] as? String == "uu60446067" && $0["change"] as? String == "delete"
             })
         #expect((left["fields"] as? [String: Any])?["mag"] as? [Double] == [2.5, 1.07])
+        // An event that entered says what its updates changed, where the history records it.
+        let entered = try #require(
+            rows.first {
+                ($0["quake"] as? [String: Any])?["id"] as? String == "hv72593442" && $0["change"] as? String == "insert"
+            })
+        #expect(((entered["fields"] as? [String: Any])?["mag"] != nil) == engine.keepsHistory)
     }
 
     /// An event pruned from the catalogue is deleted, not one that left the query.

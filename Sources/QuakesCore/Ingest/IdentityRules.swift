@@ -67,9 +67,11 @@ package struct IdentityOwner: Equatable, Sendable {
 package protocol IdentityStore {
     /// The owners of `ids`, for those that have one.
     func owners(of ids: [String]) throws -> [String: IdentityOwner]
-    /// The events stored under `ids`, for those that have one, as they are when a batch begins:
-    /// the versions it may replace or delete, whose values the history records.
-    func storedEvents(_ ids: [String]) throws -> [String: Quake]
+    /// The event stored under `id` before the batch wrote it, whose values the history records
+    /// when the batch replaces or deletes it; nil when none is, or when its values are not needed
+    /// (a first load, whose every change is part of an insert). Asked only of an id the batch has
+    /// not written yet, or one it inserted, whose answer then does not matter.
+    func storedEvent(_ id: String) throws -> Quake?
     /// Makes `owner` the owner of each of `ids`.
     mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) throws
     /// Stores `quake` under its id, in place of the event stored there if there is one; `prepared`,
@@ -108,11 +110,14 @@ package enum IdentityRules {
     /// come again: its digest is the owner's, so the rules run on it undecoded, and as the stored
     /// version is its own, they can only leave it be or give it a later feed time, never write
     /// its data. Any other skimmed feature is decoded here first.
+    ///
+    /// The stored event a write replaces or deletes is read when it happens (`storedEvent`), so that
+    /// the history records its values; a re-ingest of what is stored, or of new events, reads none.
     package static func apply(
         _ batch: IngestBatch, owners: inout [String: IdentityOwner], to store: inout some IdentityStore
     ) throws -> IngestOutcome {
         var outcome = IngestOutcome()
-        var replaced = try store.storedEvents(replaceableIDs(batch, owners: owners))
+        var replaced: [String: Quake] = [:]
         // By index, each feature read in place: a loop over the features copied each whole.
         for index in batch.features.indices {
             switch batch.features[index] {
@@ -150,24 +155,28 @@ package enum IdentityRules {
         return outcome
     }
 
-    /// The ids of stored events that the batch may replace or delete: every id a feature names
-    /// that is stored as an event of its own, but the own id of a feature that is the stored
-    /// version, come again (same fingerprint), which the rules never write. A batch of new events,
-    /// or of the versions stored, has none. An engine may read them ahead (`storedEvents`).
+    /// The ids of stored events that `batch` may replace or delete: every id a feature names that
+    /// is stored as an event of its own, but the own id of a feature that is the stored version,
+    /// come again (same fingerprint), which the rules never write. A batch of new events, or of the
+    /// versions stored, has none. For an engine that reads them ahead, in one query, rather than
+    /// one at a time (`storedEvent`).
     package static func replaceableIDs(_ batch: IngestBatch, owners: [String: IdentityOwner]) -> [String] {
         guard !owners.isEmpty else { return [] }
         var ids: [String] = []
-        func consider(_ named: [String], fingerprint: Int64?) {
-            for (index, id) in named.enumerated() {
-                guard let owner = owners[id], owner.isOwnVersion(of: id), !owner.isDeletion else { continue }
-                if index == 0, fingerprint != nil, owner.fingerprint == fingerprint { continue }
-                ids.append(id)
-            }
-        }
+        // Each feature's ids from `namedIDs`, which holds them already, its own first.
+        let starts = batch.namedIDStarts
         for index in batch.features.indices {
-            switch batch.features[index] {
-            case let .decoded(feature): consider(feature.quake.namedIDs, fingerprint: feature.fingerprint)
-            case let .skimmed(skim, _): consider(skim.namedIDs, fingerprint: skim.fingerprint)
+            let fingerprint: Int64? =
+                switch batch.features[index] {
+                case let .decoded(feature): feature.fingerprint
+                case let .skimmed(skim, _): skim.fingerprint
+                }
+            let end = index + 1 < starts.count ? starts[index + 1] : batch.namedIDs.count
+            for position in starts[index]..<end {
+                let id = batch.namedIDs[position]
+                guard let owner = owners[id], owner.isOwnVersion(of: id), !owner.isDeletion else { continue }
+                if position == starts[index], fingerprint != nil, owner.fingerprint == fingerprint { continue }
+                ids.append(id)
             }
         }
         return ids
@@ -199,9 +208,9 @@ package enum IdentityRules {
     /// `owners` holds the owners of every id it names, and is kept current, and `ownIDOwner` is
     /// what it holds for the version's own id, read already by the caller. `data` is the decoded
     /// feature, nil only when the stored event is this version already (same digest), which the
-    /// rules then never write. `replaced` holds the stored events the batch may replace or delete
-    /// (`replaceableIDs`), kept current as it writes them, for the history's fields. Returns true
-    /// when an event was inserted, changed or removed.
+    /// rules then never write. `replaced` holds, for each event the batch replaced or deleted, its
+    /// version now (the deleted one, for a deletion), for the history's fields. Returns true when
+    /// an event was inserted, changed or removed.
     private static func apply(
         _ incoming: IdentityOwner, naming named: [String], ownIDOwner: IdentityOwner?,
         data: IngestBatch.DecodedFeature?,
@@ -244,10 +253,11 @@ package enum IdentityRules {
             let stored = own.previous.map { $0.isOwnVersion(of: ownID) && !$0.isDeletion } ?? false
             if incoming.isDeletion {
                 if stored {
+                    let previous = try previousVersion(of: ownID, replaced: &replaced, in: store)
                     try store.deleteEvent(ownID)
                     try store.recordChange(
                         ownID, existed: true, remains: false, mergedInto: nil,
-                        fields: replaced[ownID].map(FieldChange.tombstone))
+                        fields: previous.map(FieldChange.tombstone))
                     changed = true
                 }
             } else if stored, own.previous?.version.digest == incoming.version.digest {
@@ -257,14 +267,16 @@ package enum IdentityRules {
                 // Only a version whose data is stored already comes without it (`apply(_:owners:to:)`),
                 // and that one took the branch above.
                 guard let data else { preconditionFailure("a version to write without its data") }
-                try store.writeEvent(data.quake, prepared: data.prepared)
-                // What it replaced, or, for an event deleted earlier in the batch, what it brings
-                // back; a new event's fields are not kept, nor are they copied here.
+                // What it replaces (read before it is written), or, for an event deleted earlier in
+                // the batch, what it brings back; a new event has no fields, and is not kept here.
                 var fields: [FieldChange]?
-                if let previous = replaced[ownID] {
+                if stored || replaced[ownID] != nil,
+                    let previous = try previousVersion(of: ownID, replaced: &replaced, in: store)
+                {
                     fields = FieldChange.between(previous, data.quake)
                     replaced[ownID] = data.quake
                 }
+                try store.writeEvent(data.quake, prepared: data.prepared)
                 try store.recordChange(ownID, existed: stored, remains: true, mergedInto: nil, fields: fields)
                 changed = true
             }
@@ -277,12 +289,23 @@ package enum IdentityRules {
         guard !absorbed.isEmpty else { return changed }
         let survivor = incoming.isDeletion ? nil : try storedEvent(named: ownID, owners: &owners, store: store)
         for (id, _) in absorbed {
+            let previous = try previousVersion(of: id, replaced: &replaced, in: store)
             try store.deleteEvent(id)
             try store.recordChange(
-                id, existed: true, remains: false, mergedInto: survivor, fields: replaced[id].map(FieldChange.tombstone)
-            )
+                id, existed: true, remains: false, mergedInto: survivor, fields: previous.map(FieldChange.tombstone))
         }
         return true
+    }
+
+    /// The version of the event stored under `id` that a write is about to replace or delete: the
+    /// batch's own, when it wrote one, else the store's, kept in `replaced` from then on.
+    private static func previousVersion(
+        of id: String, replaced: inout [String: Quake], in store: some IdentityStore
+    ) throws -> Quake? {
+        if let quake = replaced[id] { return quake }
+        let stored = try store.storedEvent(id)
+        replaced[id] = stored
+        return stored
     }
 
     /// The id of the stored event that `id` leads to, following owners (a re-identified id to the

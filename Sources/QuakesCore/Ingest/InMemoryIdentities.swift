@@ -49,10 +49,8 @@ package struct InMemoryIdentities: IdentityStore, Sendable {
         return found
     }
 
-    package func storedEvents(_ ids: [String]) -> [String: Quake] {
-        var found: [String: Quake] = [:]
-        for id in ids { if let event = events[id] { found[id] = event } }
-        return found
+    package func storedEvent(_ id: String) -> Quake? {
+        events[id]
     }
 
     package mutating func setOwner(_ owner: IdentityOwner, of ids: [String]) {

@@ -42,6 +42,9 @@ public struct IngestBatch: Sendable {
     /// in one query, before it applies the batch. Gathered as features are added, by the decoders:
     /// gathered by the store, each feature would be copied whole to read its ids.
     package private(set) var namedIDs: [String] = []
+    /// Where each feature's ids begin in `namedIDs`, its own first: the others follow, up to the
+    /// next feature's.
+    package private(set) var namedIDStarts: [Int] = []
     /// The features the decoders found unusable.
     package var problems: [FeatureProblem] = []
     /// The chunk the skimmed features are in.
@@ -64,15 +67,18 @@ public struct IngestBatch: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         features.reserveCapacity(count)
         namedIDs.reserveCapacity(count)
+        namedIDStarts.reserveCapacity(count)
     }
 
     mutating func append(_ feature: DecodedFeature) {
+        namedIDStarts.append(namedIDs.count)
         namedIDs.append(feature.quake.id)
         namedIDs += feature.quake.otherIDs
         features.append(.decoded(feature))
     }
 
     mutating func append(_ skim: FeatureSkim, element: Int) {
+        namedIDStarts.append(namedIDs.count)
         namedIDs.append(skim.id)
         namedIDs += skim.otherIDs
         features.append(.skimmed(skim, element: element))
@@ -83,6 +89,7 @@ public struct IngestBatch: Sendable {
         let features = self.features
         self.features = []
         namedIDs = []
+        namedIDStarts = []
         for (feature, kept) in zip(features, kept) where kept {
             switch feature {
             case let .decoded(decoded): append(decoded)

@@ -81,20 +81,30 @@ extension FieldChange {
 
     /// The changes as the engines store them: `{"mag":[5.7,5.4]}`, each value as its column holds it
     /// (times in milliseconds, `extra` as its text), so that it reads back exactly (`stored(_:)`).
+    /// Written straight into bytes, as listings are: an ingest that revises many events writes one
+    /// for each.
     package static func storageText(_ changes: [FieldChange]) -> String {
-        JSONValue.object(
-            changes.map { change in
-                (change.field.name, .array([storageJSON(change.old), storageJSON(change.new)]))
-            }
-        ).serialized()
+        var buffer = JSONBuffer(capacity: 256)
+        buffer.raw("{")
+        for (index, change) in changes.enumerated() {
+            if index > 0 { buffer.raw(",") }
+            buffer.string(change.field.name)
+            buffer.raw(":[")
+            write(change.old, to: &buffer)
+            buffer.raw(",")
+            write(change.new, to: &buffer)
+            buffer.raw("]")
+        }
+        buffer.raw("}")
+        return buffer.string
     }
 
-    private static func storageJSON(_ value: QuakeField.Value?) -> JSONValue {
+    private static func write(_ value: QuakeField.Value?, to buffer: inout JSONBuffer) {
         switch value {
-        case nil: .null
-        case let .text(text)?: .string(text)
-        case let .integer(number)?: .integer(number)
-        case let .real(number)?: .number(number)
+        case nil: buffer.raw("null")
+        case let .text(text)?: buffer.string(text)
+        case let .integer(number)?: buffer.integer(number)
+        case let .real(number)?: buffer.number(number)
         }
     }
 

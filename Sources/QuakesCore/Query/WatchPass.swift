@@ -5,8 +5,9 @@
 /// the query; its id now leads to another event (the identity rules' owner), it was merged into
 /// that one; neither, it was deleted. Why an event came is whether it was stored before the pass:
 /// an engine that keeps history says so in its transactions since the previous pass's token (an
-/// insert of that id: new); on one that keeps none, the pass keeps the ids of every stored event
-/// for the next (read only when the store changed), and an id among them entered.
+/// insert of that id: new, else it entered, with the fields its updates there changed); on one that
+/// keeps none, the pass keeps the ids of every stored event for the next (read only when the store
+/// changed), and an id among them entered.
 struct WatchPass: Sendable {
     /// The result set, with the events' values, as the next pass compares it.
     var results: ResultSet
@@ -55,13 +56,16 @@ struct WatchPass: Sendable {
         var changes = results.changes(since: previous.results)
         let lookup = Lookup(reader: reader, catalogue: catalogue, storedIDs: storedIDs)
         let arrivals = Set(changes.lazy.filter { $0.kind == .insert }.map(\.quake.id))
-        let newIDs = try newToTheCatalogue(arrivals, after: previous, reader: reader, keepsHistory: keepsHistory)
+        let (newIDs, revisions) = try newToTheCatalogue(
+            arrivals, after: previous, reader: reader, keepsHistory: keepsHistory)
         for index in changes.indices {
             switch changes[index].kind {
             case .delete:
                 (changes[index].reason, changes[index].fields) = try lookup.departure(of: changes[index].quake)
             case .insert:
-                changes[index].reason = newIDs.contains(changes[index].quake.id) ? .new : .entered
+                let id = changes[index].quake.id
+                changes[index].reason = newIDs.contains(id) ? .new : .entered
+                if !newIDs.contains(id) { changes[index].fields = revisions[id] ?? nil }
             case .update, .move:
                 break
             }
@@ -69,21 +73,32 @@ struct WatchPass: Sendable {
         return (pass, changes)
     }
 
-    /// Which of `arrivals` (ids that entered the result set) were not stored at `previous`'s pass.
+    /// Which of `arrivals` (ids that entered the result set) were not stored at `previous`'s pass,
+    /// and, on an engine that keeps history, what its updates since changed of each of the others
+    /// (nil for one whose history has no fields).
     private static func newToTheCatalogue(
         _ arrivals: Set<String>, after previous: WatchPass, reader: any QuakeReading, keepsHistory: Bool
-    ) throws -> Set<String> {
-        guard !arrivals.isEmpty else { return [] }
-        guard keepsHistory else { return arrivals.subtracting(previous.storedIDs ?? []) }
+    ) throws -> (new: Set<String>, revisions: [String: [FieldChange]?]) {
+        guard !arrivals.isEmpty else { return ([], [:]) }
+        guard keepsHistory else { return (arrivals.subtracting(previous.storedIDs ?? []), [:]) }
         // Only what was written since the previous pass: each transaction's changes, one at a time.
         var inserted: Set<String> = []
+        var revisions: [String: [FieldChange]?] = [:]
         try reader.forEachTransaction(after: previous.token, author: nil, withChanges: true) { transaction in
-            for change in transaction.changes ?? [] where change.kind == .insert && arrivals.contains(change.id) {
-                inserted.insert(change.id)
+            for change in transaction.changes ?? [] where arrivals.contains(change.id) {
+                switch change.kind {
+                case .insert: inserted.insert(change.id)
+                case .update:
+                    let earlier = revisions[change.id] ?? []
+                    revisions[change.id] = earlier.flatMap { earlier in
+                        change.fields.map { FieldChange.composed(earlier, $0) }
+                    }
+                case .delete: break
+                }
             }
             return true
         }
-        return inserted
+        return (inserted, revisions)
     }
 
     /// Finds events of the pass's snapshot by id.

@@ -69,10 +69,12 @@ package struct HistoryLedger: Sendable {
             // other change's fields are the later's own: a deletion's tombstone holds the last
             // values, and an event that came back after a deletion differs from the deleted one by
             // what its insert found changed.
-            fields =
-                remains && later.remains && later.existed
-                ? fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
-                : later.fields
+            // (An entry followed by itself holds the same array: equal at once, and kept.)
+            if !(remains && later.remains && later.existed) {
+                fields = later.fields
+            } else if fields != later.fields {
+                fields = fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
+            }
             remains = later.remains
             mergedInto = later.mergedInto
         }
