@@ -270,7 +270,7 @@ package enum IdentityRules {
                 // What it replaces (read before it is written), or, for an event deleted earlier in
                 // the batch, what it brings back; a new event has no fields, and is not kept here.
                 var fields: [FieldChange]?
-                if stored || replaced[ownID] != nil,
+                if stored || (!replaced.isEmpty && replaced[ownID] != nil),
                     let previous = try previousVersion(of: ownID, replaced: &replaced, in: store)
                 {
                     fields = FieldChange.between(previous, data.quake)

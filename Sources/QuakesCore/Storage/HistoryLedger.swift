@@ -65,18 +65,23 @@ package struct HistoryLedger: Sendable {
         /// Makes this entry what it is followed by `later`, a change of the same id recorded after
         /// it; an entry followed by itself is itself.
         mutating func follow(with later: Entry) {
-            // An update after an update is one, from the first old values to the last new ones; any
-            // other change's fields are the later's own: a deletion's tombstone holds the last
-            // values, and an event that came back after a deletion differs from the deleted one by
-            // what its insert found changed.
-            // (An entry followed by itself holds the same array: equal at once, and kept.)
+            // Inserts, most entries of a load, have no fields: nothing to compare.
+            if fields != nil || later.fields != nil { followFields(of: later) }
+            remains = later.remains
+            mergedInto = later.mergedInto
+        }
+
+        /// The fields of this entry followed by `later`: an update after an update is one, from the
+        /// first old values to the last new ones; any other change's fields are the later's own: a
+        /// deletion's tombstone holds the last values, and an event that came back after a deletion
+        /// differs from the deleted one by what its insert found changed. (An entry followed by
+        /// itself holds the same array: equal at once, and kept.)
+        private mutating func followFields(of later: Entry) {
             if !(remains && later.remains && later.existed) {
                 fields = later.fields
             } else if fields != later.fields {
                 fields = fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
             }
-            remains = later.remains
-            mergedInto = later.mergedInto
         }
     }
 
