@@ -58,7 +58,8 @@ final class GeoJSONReader: QuakeReading {
     /// Never called by the commands, which refuse `history` first (`EngineCapabilities.keepsHistory`); said, in
     /// case another caller asks.
     func forEachTransaction(
-        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+        after token: Int64, author: String?, withChanges: Bool, ofEvents ids: Set<String>?,
+        _ body: (HistoryTransaction) throws -> Bool
     ) throws {
         throw StoreError(path: path, "a GeoJSON-file store keeps no history of transactions")
     }

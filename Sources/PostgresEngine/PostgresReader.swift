@@ -126,13 +126,20 @@ final class PostgresReader: QuakeReading {
     // MARK: - History and status
 
     func forEachTransaction(
-        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+        after token: Int64, author: String?, withChanges: Bool, ofEvents ids: Set<String>?,
+        _ body: (HistoryTransaction) throws -> Bool
     ) throws {
+        let wanted = ids.map { PostgresValue.text(PostgresStatement.arrayLiteral(Array($0))) }
         try forEachRow(
             """
             SELECT token, timestamp, author, source, inserted, updated, deleted FROM history_transaction
-            WHERE token > $1::bigint AND ($2::text IS NULL OR author = $2::text) ORDER BY token
-            """, [.integer(token), author.map(PostgresValue.text)]
+            WHERE token > $1::bigint AND ($2::text IS NULL OR author = $2::text)
+                AND ($3::text[] IS NULL OR EXISTS (
+                    SELECT 1 FROM history_change AS change
+                    WHERE change.token = history_transaction.token
+                        AND (change.id = ANY($3::text[]) OR change.merged_into = ANY($3::text[]))))
+            ORDER BY token
+            """, [.integer(token), author.map(PostgresValue.text), wanted]
         ) { result, row in
             var transaction = HistoryTransaction(
                 token: result.int64(row: row, column: 0) ?? 0, timestamp: result.int64(row: row, column: 1) ?? 0,
@@ -141,8 +148,12 @@ final class PostgresReader: QuakeReading {
                 deleted: result.int(row: row, column: 6) ?? 0)
             if withChanges {
                 let changes = try connection.executePrepared(
-                    "SELECT id, change, merged_into, fields FROM history_change WHERE token = $1::bigint ORDER BY id",
-                    [.integer(transaction.token)])
+                    """
+                    SELECT id, change, merged_into, fields FROM history_change
+                    WHERE token = $1::bigint
+                        AND ($2::text[] IS NULL OR id = ANY($2::text[]) OR merged_into = ANY($2::text[]))
+                    ORDER BY id
+                    """, [.integer(transaction.token), wanted])
                 transaction.changes = (0..<changes.rowCount).compactMap { row in
                     guard let id = changes.string(row: row, column: 0),
                         let kind = changes.string(row: row, column: 1).flatMap(HistoryChange.Kind.init)

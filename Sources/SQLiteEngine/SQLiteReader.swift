@@ -168,17 +168,28 @@ final class SQLiteReader: QuakeReading {
     // MARK: - History and status
 
     func forEachTransaction(
-        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+        after token: Int64, author: String?, withChanges: Bool, ofEvents ids: Set<String>?,
+        _ body: (HistoryTransaction) throws -> Bool
     ) throws {
         let statement = try connection.prepare(
             """
             SELECT token, timestamp, author, source, inserted, updated, deleted FROM history_transaction
-            WHERE token > ?1 AND (?2 IS NULL OR author = ?2) ORDER BY token
+            WHERE token > ?1 AND (?2 IS NULL OR author = ?2)
+                AND (?3 IS NULL OR EXISTS (
+                    SELECT 1 FROM history_change AS change
+                    WHERE change.token = history_transaction.token AND \(Self.isOfEvents("change"))))
+            ORDER BY token
             """)
+        let wanted = ids.map { IngestStatements.jsonArray(Array($0)) }
         try statement.bind(token, at: 1)
         try statement.bind(author, at: 2)
+        try statement.bind(wanted, at: 3)
         let changes = try connection.prepare(
-            "SELECT id, change, merged_into, fields FROM history_change WHERE token = ?1 ORDER BY id")
+            """
+            SELECT id, change, merged_into, fields FROM history_change
+            WHERE token = ?1 AND (?3 IS NULL OR \(Self.isOfEvents("history_change"))) ORDER BY id
+            """)
+        try changes.bind(wanted, at: 3)
         while try statement.step() {
             var transaction = HistoryTransaction(
                 token: statement.int64(at: 0) ?? 0, timestamp: statement.int64(at: 1) ?? 0,
@@ -188,6 +199,7 @@ final class SQLiteReader: QuakeReading {
             if withChanges {
                 changes.reset()
                 try changes.bind(transaction.token, at: 1)
+                try changes.bind(wanted, at: 3)
                 var list: [HistoryChange] = []
                 while try changes.step() {
                     guard let id = changes.string(at: 0),
@@ -202,6 +214,12 @@ final class SQLiteReader: QuakeReading {
             }
             guard try body(transaction) else { return }
         }
+    }
+
+    /// True for a row of `history_change` (as `table`) of one of the ids of the JSON array ?3, or
+    /// merged into one.
+    private static func isOfEvents(_ table: String) -> String {
+        "(\(table).id IN (SELECT value FROM json_each(?3)) OR \(table).merged_into IN (SELECT value FROM json_each(?3)))"
     }
 
     /// The larger of the newest transaction's token and the sequence's, which a prune of the

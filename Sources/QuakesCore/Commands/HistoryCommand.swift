@@ -97,7 +97,9 @@ package struct HistoryCommand: BlockingCommand {
             if let eventID { filter.ids = try HistoryChangeFilter.ids(ofEvent: eventID, in: reader) }
             var first = true
             if format == .json { output.write("[") }
-            try reader.forEachTransaction(after: since, author: author, withChanges: withChanges) { transaction in
+            try reader.forEachTransaction(
+                after: since, author: author, withChanges: withChanges, ofEvents: filter.ids
+            ) { transaction in
                 var transaction = transaction
                 if !filter.keepsEverything {
                     transaction.changes = transaction.changes?.filter(filter.matches)

@@ -76,7 +76,7 @@ package struct ShowCommand: BlockingCommand {
     static func versions(of id: String, in reader: some QuakeReading) throws -> [Version] {
         let filter = HistoryChangeFilter(ids: try HistoryChangeFilter.ids(ofEvent: id, in: reader))
         var versions: [Version] = []
-        try reader.forEachTransaction(after: 0, author: nil, withChanges: true) { transaction in
+        try reader.forEachTransaction(after: 0, author: nil, withChanges: true, ofEvents: filter.ids) { transaction in
             for change in transaction.changes ?? [] where filter.matches(change) {
                 var stored = transaction
                 stored.changes = nil

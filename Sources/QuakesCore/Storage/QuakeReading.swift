@@ -41,9 +41,12 @@ package protocol QuakeReading: AnyObject {
     func allQuakes() throws -> [Quake]
 
     /// The history transactions after `token` (exclusive), oldest first, by `author` when given,
-    /// with their changes when asked for; `body` returns false to stop.
+    /// with their changes when asked for; `body` returns false to stop. With `ids`, only the
+    /// changes of those ids or merged into one of them, and only the transactions that have one:
+    /// found by the database, not by reading every change.
     func forEachTransaction(
-        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+        after token: Int64, author: String?, withChanges: Bool, ofEvents ids: Set<String>?,
+        _ body: (HistoryTransaction) throws -> Bool
     ) throws
 
     /// The newest history token ever issued, 0 before the first; pruned history does not lower it.
@@ -54,6 +57,13 @@ package protocol QuakeReading: AnyObject {
 }
 
 extension QuakeReading {
+    /// Every transaction after `token`, of every event.
+    func forEachTransaction(
+        after token: Int64, author: String?, withChanges: Bool, _ body: (HistoryTransaction) throws -> Bool
+    ) throws {
+        try forEachTransaction(after: token, author: author, withChanges: withChanges, ofEvents: nil, body)
+    }
+
     /// The event stored under `id`, or, for an id stored under another (an id in its `ids`, an old
     /// id of a re-identified event), the event it leads to, following owners; nil when none does.
     func quake(withID id: String) throws -> Quake? {
