@@ -261,6 +261,18 @@ import Testing
         #expect(third.count > 150)
     }
 
+    /// A store that keeps no history says so to `show --history`, as to `history`.
+    @Test func showHistoryOnAStoreWithoutHistoryIsAUsageError() async throws {
+        let store = try TestEngine.geojson.newDatabase()
+        _ = await QuakesRun.fetch([Fixtures.path(Fixtures.weekBefore)], database: store.location)
+        let run = await QuakesRun.run(["show", "ak02198hmo8v", "--history", "--db", store.location])
+        #expect(run.status == .usage)
+        #expect(run.standardError.contains("keeps no history of transactions"), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+        let plain = await QuakesRun.run(["show", "ak02198hmo8v", "--db", store.location])
+        #expect(plain.status == .success)
+    }
+
     /// Two changes of one event in one write are one change, from the first old values to the last
     /// new ones: checked on every revised event of the weekly files, with a version between the two.
     @Test func changesWithinOneWriteCompose() throws {
