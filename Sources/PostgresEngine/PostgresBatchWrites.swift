@@ -27,8 +27,10 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     private var events: [String: EventWrite] = [:]
-    /// The stored events the batch may replace or delete, read by `loadOwners` (`readAhead(_:)`).
+    /// The stored events the batch may replace or delete, read by `loadOwners` (`readAhead(_:)`),
+    /// and the ids it read them for.
     private var readAhead: [String: Quake] = [:]
+    private var readAheadIDs: Set<String> = []
     /// True in a first load (`loadOwners`' `fresh`), where no stored event's fields are needed.
     private var isFirstLoad = false
     private var owners: [String: IdentityOwner] = [:]
@@ -105,6 +107,7 @@ struct PostgresBatchWrites: IdentityStore {
     private mutating func readAhead(
         _ ids: [String], writtenBy previous: PostgresBatchWrites?, after earlier: PostgresFlush?
     ) throws {
+        readAheadIDs = Set(ids)
         guard !ids.isEmpty else { return }
         var asked: [String] = []
         for id in ids {
@@ -191,11 +194,15 @@ struct PostgresBatchWrites: IdentityStore {
     }
 
     /// From the batch's own writes, or from what `loadOwners` read ahead: every event the batch
-    /// may replace or delete, so never a round trip here.
-    func storedEvent(_ id: String) -> Quake? {
+    /// may replace or delete (`IdentityRules.replaceableIDs`). An id it did not read ahead, which
+    /// the rules should never ask of, is read here, once the batch before is written.
+    func storedEvent(_ id: String) throws -> Quake? {
         if isFirstLoad { return nil }
         if case let .store(quake)? = events[id] { return quake }
-        return readAhead[id]
+        if readAheadIDs.contains(id) { return readAhead[id] }
+        assertionFailure("\(id) was not read ahead")
+        try previousFlush?.finish()
+        return try queryEvents([id])[id]
     }
 
     /// The events the database holds under `ids`, an index probe for each.
@@ -357,6 +364,7 @@ struct PostgresBatchWrites: IdentityStore {
         lookedUp = []
         storedOwners = [:]
         readAhead = [:]
+        readAheadIDs = []
         unflushed = [:]
         previousFlush = nil
     }

@@ -33,6 +33,9 @@ struct PostgresPendingHistory: PendingHistory {
     /// ledger's own.
     func deleteEvents(olderThan cutoff: Int64) throws {
         let deletion = HistoryLedger.Entry(id: "", existed: true, remains: false, mergedInto: nil)
+        // The tombstones in SQL, in `FieldChange.storageText`'s form: the session prints a float
+        // with every digit it needs (`extra_float_digits` 3), so each reads back as stored, unlike
+        // SQLite's JSON functions (see its prune).
         let kept = FieldChange.tombstoneFields.map(\.name)
         let tombstone = kept.map { "'\($0)', json_build_array(\($0), NULL)" }.joined(separator: ", ")
         try connection.execute(
@@ -94,8 +97,7 @@ struct PostgresPendingHistory: PendingHistory {
                 try row.appendField(Int64(entry.remains ? 1 : 0))
                 try row.appendField(entry.recordedMergedInto)
                 try row.appendField(entry.change?.rawValue)
-                // Kept for an entry a later batch may follow, as on SQLite.
-                try row.appendField(entry.existed ? entry.fields.map(FieldChange.storageText) : nil)
+                try row.appendField(entry.storedFields.map(FieldChange.storageText))
             }
         }
         try connection.copy(encoded: rows)

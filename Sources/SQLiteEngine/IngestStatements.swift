@@ -6,8 +6,9 @@ import SQLite
 /// ledger of the ingest's history.
 ///
 /// Events and owners are written many rows to a statement (`MultiRowInsert`): the rules read back
-/// no row of the batch (they keep the owners they wrote), so the rows held need only be written
-/// before another statement touches their tables, and when the batch ends.
+/// no row of the batch (they keep the owners they wrote, and `storedEvent` is asked only of ids the
+/// batch has not written, or inserted, whose answer then does not matter), so the rows held need
+/// only be written before another statement writes their tables, and when the batch ends.
 ///
 /// Not `Sendable`: it belongs to the store actor, which makes one per batch.
 struct IngestStatements: IdentityStore {
@@ -116,10 +117,10 @@ struct IngestStatements: IdentityStore {
         return owners
     }
 
-    /// A point query, asked only when a write replaces or deletes an event; the rows the batch
-    /// holds are not written for it, as the rules ask only of ids the batch has not written, or
-    /// inserted. In a first load, none: every stored event was inserted by this very ingest, so its
-    /// changes are part of an insert, which records no fields.
+    /// A point query, asked only when a write replaces or deletes an event (the rows the batch holds
+    /// need not be written for it: see the type's comment). In a first load, none: every stored
+    /// event was inserted by this very ingest, so its changes are part of an insert, which records
+    /// no fields.
     func storedEvent(_ id: String) throws -> Quake? {
         guard fresh == nil else { return nil }
         try selectEvent.bind(id, at: 1)

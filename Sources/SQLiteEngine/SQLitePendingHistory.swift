@@ -100,9 +100,7 @@ struct SQLitePendingHistory: PendingHistory {
             } else {
                 try statement.bindNull(at: first + 5)
             }
-            // Kept for an entry a later batch may follow: an update's fields, a deletion's
-            // tombstone, or those of an event that came and went after it was deleted.
-            if let fields = entry.fields, entry.existed {
+            if let fields = entry.storedFields {
                 try statement.bind(unownedText: arena.store(FieldChange.storageText(fields)), at: first + 6)
             } else {
                 try statement.bindNull(at: first + 6)
@@ -205,7 +203,7 @@ private final class EntryTally {
     var counts = StoreCommit(token: nil)
     /// The entries of events that came and went within the write, which `record` removes.
     var unchanged = 0
-    /// False once entries were held by SQL alone (a prune's), which `record` then counts.
+    /// False once a save failed part way, so that `record` counts what is held.
     var isKnown = true
 
     /// Counts `sign` (1 or -1) more entries of `kind`, nil for an event that came and went.

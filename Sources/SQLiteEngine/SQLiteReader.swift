@@ -199,7 +199,6 @@ final class SQLiteReader: QuakeReading {
             if withChanges {
                 changes.reset()
                 try changes.bind(transaction.token, at: 1)
-                try changes.bind(wanted, at: 3)
                 var list: [HistoryChange] = []
                 while try changes.step() {
                     guard let id = changes.string(at: 0),

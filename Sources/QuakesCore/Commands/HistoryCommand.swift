@@ -141,36 +141,42 @@ package struct HistoryCommand: BlockingCommand {
 
     /// `{"token":n,"timestamp":…,"author":…,"source":…,"inserted":n,"updated":n,"deleted":n,"changes":[…]}`.
     static func json(_ transaction: HistoryTransaction) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("token", .integer(transaction.token)),
-            ("timestamp", .string(CivilTime.iso8601(transaction.timestamp))),
-            ("author", .string(transaction.author)),
-            ("source", .string(transaction.source)),
-            ("inserted", .integer(transaction.inserted)),
-            ("updated", .integer(transaction.updated)),
-            ("deleted", .integer(transaction.deleted)),
-        ]
+        var members =
+            origin(of: transaction) + [
+                ("inserted", .integer(transaction.inserted)),
+                ("updated", .integer(transaction.updated)),
+                ("deleted", .integer(transaction.deleted)),
+            ]
         if let changes = transaction.changes {
-            members.append(
-                (
-                    "changes",
-                    .array(
-                        changes.map { change in
-                            .object(
-                                [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
-                                    + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? [])
-                                    + fieldsMember(change))
-                        })
-                ))
+            members.append(("changes", .array(changes.map { .object(Self.members(of: $0)) })))
         }
         return .object(members)
     }
 
-    /// `"fields":{"mag":[5.7,5.4]}` for an update or a deletion, `"fields":null` for one recorded
-    /// before the history kept fields; nothing for an insert.
-    static func fieldsMember(_ change: HistoryChange) -> [(String, JSONValue)] {
-        guard change.kind != .insert else { return [] }
-        return [("fields", change.fields.map { .object($0.map(\.json)) } ?? .null)]
+    /// `"token":n,"timestamp":…,"author":…,"source":…`: where a transaction's changes came from.
+    static func origin(of transaction: HistoryTransaction) -> [(String, JSONValue)] {
+        [
+            ("token", .integer(transaction.token)),
+            ("timestamp", .string(CivilTime.iso8601(transaction.timestamp))),
+            ("author", .string(transaction.author)),
+            ("source", .string(transaction.source)),
+        ]
+    }
+
+    /// `"id":…,"change":…`, then `"mergedInto"` for an id absorbed by another, and `"fields"`:
+    /// `{"mag":[5.7,5.4]}` for an update or a deletion, `null` for one recorded before the history
+    /// kept fields (or not known); nothing for an insert.
+    static func members(of change: HistoryChange) -> [(String, JSONValue)] {
+        [("id", .string(change.id)), ("change", .string(change.kind.rawValue))]
+            + (change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? [])
+            + (change.kind == .insert ? [] : [("fields", change.fields.map { .object($0.map(\.json)) } ?? .null)])
+    }
+
+    /// `update  us7000enmc`, `delete  ak02198hmo8v (merged into us7000enm4)`: a change as tables
+    /// name it.
+    static func text(of change: HistoryChange) -> String {
+        change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id)
+            + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "")
     }
 
     /// `mag 5.7→5.4, place "A"→"B"`, or what the history knows of a change without fields.
@@ -194,10 +200,7 @@ package struct HistoryCommand: BlockingCommand {
             + String(transaction.deleted).leftPadded(to: 10, with: " ") + "  "
             + TerminalText.escaped(transaction.source ?? "-") + "\n"
         for change in transaction.changes ?? [] {
-            text +=
-                "       " + change.kind.rawValue.padding(to: 8) + TerminalText.escaped(change.id)
-                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "")
-                + (fieldsText(change).map { "  " + $0 } ?? "") + "\n"
+            text += "       " + Self.text(of: change) + (fieldsText(change).map { "  " + $0 } ?? "") + "\n"
         }
         return text
     }

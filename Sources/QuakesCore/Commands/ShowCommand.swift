@@ -67,20 +67,20 @@ package struct ShowCommand: BlockingCommand {
     }
 
     /// One change of the event in one transaction: a version stored, or its id deleted or merged.
-    struct Version {
+    struct EventChange {
         var transaction: HistoryTransaction
         var change: HistoryChange
     }
 
     /// The changes of the event `id` leads to, under any of its ids, newest first.
-    static func versions(of id: String, in reader: some QuakeReading) throws -> [Version] {
+    static func versions(of id: String, in reader: some QuakeReading) throws -> [EventChange] {
         let filter = HistoryChangeFilter(ids: try HistoryChangeFilter.ids(ofEvent: id, in: reader))
-        var versions: [Version] = []
+        var versions: [EventChange] = []
         try reader.forEachTransaction(after: 0, author: nil, withChanges: true, ofEvents: filter.ids) { transaction in
             for change in transaction.changes ?? [] where filter.matches(change) {
                 var stored = transaction
                 stored.changes = nil
-                versions.append(Version(transaction: stored, change: change))
+                versions.append(EventChange(transaction: stored, change: change))
             }
             return true
         }
@@ -88,25 +88,18 @@ package struct ShowCommand: BlockingCommand {
     }
 
     /// `{"token":…,"timestamp":…,"author":…,"source":…,"id":…,"change":…,"fields":{…}}`.
-    static func json(_ version: Version) -> JSONValue {
-        guard case let .object(members) = HistoryCommand.json(version.transaction) else { return .null }
-        return .object(
-            members.filter { !["inserted", "updated", "deleted"].contains($0.0) }
-                + [("id", .string(version.change.id)), ("change", .string(version.change.kind.rawValue))]
-                + (version.change.mergedInto.map { [("mergedInto", JSONValue.string($0))] } ?? [])
-                + HistoryCommand.fieldsMember(version.change))
+    static func json(_ version: EventChange) -> JSONValue {
+        .object(HistoryCommand.origin(of: version.transaction) + HistoryCommand.members(of: version.change))
     }
 
     /// A heading, then a line per version: when, how, from where, then what changed.
-    static func table(_ versions: [Version], zone: DisplayZone) -> String {
+    static func table(_ versions: [EventChange], zone: DisplayZone) -> String {
         var text = "\nhistory (\(zone.name)), newest first\n"
         if versions.isEmpty { text += "  (none recorded)\n" }
         for version in versions {
             let change = version.change
             text +=
-                "  " + zone.dateAndTime(version.transaction.timestamp) + "  " + change.kind.rawValue.padding(to: 8)
-                + TerminalText.escaped(change.id)
-                + (change.mergedInto.map { " (merged into \(TerminalText.escaped($0)))" } ?? "") + "  "
+                "  " + zone.dateAndTime(version.transaction.timestamp) + "  " + HistoryCommand.text(of: change) + "  "
                 + TerminalText.escaped(version.transaction.source ?? version.transaction.author) + "\n"
             if let fields = HistoryCommand.fieldsText(change) { text += "    " + fields + "\n" }
         }

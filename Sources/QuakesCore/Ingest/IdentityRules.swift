@@ -267,12 +267,10 @@ package enum IdentityRules {
                 // Only a version whose data is stored already comes without it (`apply(_:owners:to:)`),
                 // and that one took the branch above.
                 guard let data else { preconditionFailure("a version to write without its data") }
-                // What it replaces (read before it is written), or, for an event deleted earlier in
-                // the batch, what it brings back; a new event has no fields, and is not kept here.
+                // What it replaces, read before it is written; a new event, or one brought back
+                // after a deletion, has no fields (`HistoryLedger.Entry.follow(with:)`).
                 var fields: [FieldChange]?
-                if stored || (!replaced.isEmpty && replaced[ownID] != nil),
-                    let previous = try previousVersion(of: ownID, replaced: &replaced, in: store)
-                {
+                if stored, let previous = try previousVersion(of: ownID, replaced: &replaced, in: store) {
                     fields = FieldChange.between(previous, data.quake)
                     replaced[ownID] = data.quake
                 }

@@ -63,7 +63,10 @@ package struct FieldChange: Sendable, Equatable {
 
 extension FieldChange {
     /// The fields a deletion keeps of the event it deleted (its tombstone), each as `[last, null]`.
-    package static let tombstoneFields: [QuakeField] = [.time, .magnitude, .place, .longitude, .latitude, .depth]
+    /// In the listings' order, as every list of changes is.
+    package static let tombstoneFields = fields.filter {
+        [.time, .magnitude, .place, .longitude, .latitude, .depth].contains($0)
+    }
 
     /// The tombstone of `quake`: its last values of `tombstoneFields`.
     package static func tombstone(of quake: Quake) -> [FieldChange] {

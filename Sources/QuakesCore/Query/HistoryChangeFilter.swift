@@ -2,7 +2,8 @@
 /// field, by at least some amount. `quakes history --id/--field/--min-change` and
 /// `quakes show --history` ask through it.
 package struct HistoryChangeFilter: Sendable, Equatable {
-    /// The ids of the event, and of the events merged into it; nil for every event.
+    /// The ids of the event; a change of one of them, or merged into one, is the event's. Nil for
+    /// every event.
     package var ids: Set<String>?
     /// Only updates that changed this field.
     package var field: QuakeField?

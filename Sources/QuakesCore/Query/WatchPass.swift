@@ -84,7 +84,8 @@ struct WatchPass: Sendable {
         // Only what was written since the previous pass: each transaction's changes, one at a time.
         var inserted: Set<String> = []
         var revisions: [String: [FieldChange]?] = [:]
-        try reader.forEachTransaction(after: previous.token, author: nil, withChanges: true) { transaction in
+        try reader.forEachTransaction(after: previous.token, author: nil, withChanges: true, ofEvents: arrivals) {
+            transaction in
             for change in transaction.changes ?? [] where arrivals.contains(change.id) {
                 switch change.kind {
                 case .insert: inserted.insert(change.id)

@@ -49,10 +49,10 @@ package struct HistoryLedger: Sendable {
             change == .delete ? mergedInto : nil
         }
 
-        /// The fields as the history records them: an update's changes, a deletion's tombstone,
-        /// nothing for an insert.
-        package var recordedFields: [FieldChange]? {
-            change == .update || change == .delete ? fields : nil
+        /// The fields the engines keep of the entry while the write is open: an update's changes or
+        /// a deletion's tombstone, for a later batch to follow; an insert has none.
+        package var storedFields: [FieldChange]? {
+            existed ? fields : nil
         }
 
         /// This entry, then `later`, a change of the same id recorded after it.
@@ -72,15 +72,20 @@ package struct HistoryLedger: Sendable {
         }
 
         /// The fields of this entry followed by `later`: an update after an update is one, from the
-        /// first old values to the last new ones; any other change's fields are the later's own: a
-        /// deletion's tombstone holds the last values, and an event that came back after a deletion
-        /// differs from the deleted one by what its insert found changed. (An entry followed by
-        /// itself holds the same array: equal at once, and kept.)
+        /// first old values to the last new ones; a deletion's are its tombstone, the last values.
+        /// An event deleted and brought back within the write has none: what it was before the
+        /// write is not kept once it is deleted (a tombstone holds a few fields), so its update's
+        /// fields are not known. (An entry followed by itself holds the same array: equal at once,
+        /// and kept.)
         private mutating func followFields(of later: Entry) {
-            if !(remains && later.remains && later.existed) {
+            if remains && later.remains && later.existed {
+                if fields != later.fields {
+                    fields = fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
+                }
+            } else if !remains && later.remains {
+                fields = nil
+            } else {
                 fields = later.fields
-            } else if fields != later.fields {
-                fields = fields.flatMap { earlier in later.fields.map { FieldChange.composed(earlier, $0) } }
             }
         }
     }

@@ -42,8 +42,8 @@ package protocol QuakeReading: AnyObject {
 
     /// The history transactions after `token` (exclusive), oldest first, by `author` when given,
     /// with their changes when asked for; `body` returns false to stop. With `ids`, only the
-    /// changes of those ids or merged into one of them, and only the transactions that have one:
-    /// found by the database, not by reading every change.
+    /// changes of those ids or merged into one of them, and only the transactions that have one,
+    /// as the database's query picks them (a scan of the changes, without a value built for each).
     func forEachTransaction(
         after token: Int64, author: String?, withChanges: Bool, ofEvents ids: Set<String>?,
         _ body: (HistoryTransaction) throws -> Bool
